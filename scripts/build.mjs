@@ -1,0 +1,69 @@
+// Builds the three bundles (extension, webview, CLI) with esbuild and copies sql.js's wasm beside
+// the extension. `--production` minifies and drops source maps; `--watch` rebuilds on change.
+import { build, context } from 'esbuild';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const dist = path.join(root, 'dist');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  legalComments: production ? 'none' : 'inline',
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+const configs = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+];
+
+async function copyWasm() {
+  const require = createRequire(import.meta.url);
+  const wasm = require.resolve('sql.js/dist/sql-wasm.wasm');
+  await copyFile(wasm, path.join(dist, 'sql-wasm.wasm'));
+}
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+if (watch) {
+  const contexts = await Promise.all(configs.map((config) => context(config)));
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
+  await copyWasm();
+  console.log('esbuild: watching for changes');
+} else {
+  await Promise.all(configs.map((config) => build(config)));
+  await copyWasm();
+  console.log(`Built dist/ (${production ? 'production' : 'development'})`);
+}

@@ -1,0 +1,27 @@
+/**
+ * Identifiers Skillwright contributes to VS Code. package.json must list exactly these (a unit test
+ * checks both directions), and the host registers a handler for every command through a record
+ * typed by CommandId, so a missing handler is a compile error.
+ */
+export const COMMANDS = {
+  openPanel: 'skillwright.openPanel',
+  showLogs: 'skillwright.showLogs',
+  openSettings: 'skillwright.openSettings',
+} as const;
+
+export type CommandKey = keyof typeof COMMANDS;
+export type CommandId = (typeof COMMANDS)[CommandKey];
+
+export const VIEWS = {
+  panel: 'skillwright.panel',
+} as const;
+
+export const VIEW_CONTAINER = 'skillwright';
+
+export const SETTINGS = {
+  section: 'skillwright',
+  modelBaseUrl: 'model.baseUrl',
+  modelName: 'model.name',
+} as const;
+
+export const OUTPUT_CHANNEL_NAME = 'Skillwright';

@@ -1,0 +1,144 @@
+import * as vscode from 'vscode';
+import { COMMANDS } from '../core/contributions';
+import { DisposableStore } from '../core/disposableStore';
+import type { Logger } from '../core/logger';
+import { describeError } from '../core/logger';
+import type { HostToWebview, WebviewToHost } from '../shared/protocol';
+import { assertNever, parseWebviewMessage } from '../shared/protocol';
+import { createNonce, panelResourceRoots, renderPanelHtml } from './panelHtml';
+import type { StatusCollector } from './statusCollector';
+
+/**
+ * The sidebar panel. The host posts nothing until the webview says `panel/ready`, because messages
+ * sent before its script runs are lost (initial load and every reload after the panel was hidden).
+ */
+export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  /** Registrations that live as long as the current webview. */
+  private viewStore: DisposableStore | undefined;
+  private readonly resolvedEmitter = new vscode.EventEmitter<void>();
+  /** Fires when a webview has resolved and said `panel/ready`; used by tests and status refresh. */
+  readonly onDidBecomeReady = this.resolvedEmitter.event;
+  private readyCount = 0;
+  private droppedMessages = 0;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly status: StatusCollector,
+    private readonly logger: Logger,
+  ) {}
+
+  /** How many times a webview has completed the ready handshake (reloads count). */
+  get readyHandshakes(): number {
+    return this.readyCount;
+  }
+
+  /** How many inbound messages failed validation and were dropped. */
+  get droppedMessageCount(): number {
+    return this.droppedMessages;
+  }
+
+  get isReady(): boolean {
+    return this.ready && this.view !== undefined;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.viewStore?.dispose();
+    const store = new DisposableStore(this.logger);
+    this.viewStore = store;
+    this.view = view;
+    this.ready = false;
+
+    view.webview.options = { enableScripts: true, localResourceRoots: panelResourceRoots(this.extensionUri) };
+    view.webview.html = renderPanelHtml(view.webview, this.extensionUri, createNonce());
+
+    store.add(view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    store.add(
+      view.onDidChangeVisibility(() => {
+        if (view.visible) {
+          this.refresh();
+        }
+      }),
+    );
+    store.add(
+      view.onDidDispose(() => {
+        this.logger.debug('Panel webview disposed');
+        if (this.view === view) {
+          this.view = undefined;
+          this.ready = false;
+        }
+        store.dispose();
+      }),
+    );
+    this.logger.debug('Panel webview resolved');
+  }
+
+  /** Pushes a fresh status snapshot if a ready webview is showing. */
+  refresh(): void {
+    if (this.isReady) {
+      void this.pushStatus();
+    }
+  }
+
+  dispose(): void {
+    this.viewStore?.dispose();
+    this.resolvedEmitter.dispose();
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.droppedMessages += 1;
+      this.logger.warn(`Dropped a malformed message from the panel: ${parsed.error}`);
+      return;
+    }
+    void this.handle(parsed.value).catch((error: unknown) => {
+      this.logger.error(`Handling ${parsed.value.type} failed: ${describeError(error)}`);
+      this.post({ type: 'panel/error', message: `${parsed.value.type} failed: ${describeError(error)}` });
+    });
+  }
+
+  private async handle(message: WebviewToHost): Promise<void> {
+    switch (message.type) {
+      case 'panel/ready':
+        this.ready = true;
+        this.readyCount += 1;
+        this.logger.debug('Panel ready');
+        await this.pushStatus();
+        this.resolvedEmitter.fire();
+        return;
+      case 'status/refresh':
+        await this.pushStatus();
+        return;
+      case 'logs/show':
+        await vscode.commands.executeCommand(COMMANDS.showLogs);
+        return;
+      case 'settings/open':
+        await vscode.commands.executeCommand(COMMANDS.openSettings);
+        return;
+      default:
+        assertNever(message);
+    }
+  }
+
+  private async pushStatus(): Promise<void> {
+    const status = await this.status.collect();
+    this.post({ type: 'status/update', status });
+  }
+
+  private post(message: HostToWebview): void {
+    const view = this.view;
+    if (!view) {
+      return;
+    }
+    view.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered) {
+          this.logger.debug(`Panel did not take ${message.type} (hidden or reloading)`);
+        }
+      },
+      (error: unknown) => this.logger.warn(`Posting ${message.type} failed: ${describeError(error)}`),
+    );
+  }
+}

@@ -1,0 +1,102 @@
+import type { PanelStatus, WebviewToHost } from '../shared/protocol';
+import { el } from './dom';
+
+export type Send = (message: WebviewToHost) => void;
+
+function section(title: string, id: string, ...content: (Node | undefined)[]): HTMLElement {
+  return el('section', { 'aria-labelledby': id, class: 'card' }, el('h2', { id }, title), ...content);
+}
+
+function button(label: string, onClick: () => void, primary = false): HTMLButtonElement {
+  const node = el('button', { type: 'button', class: primary ? 'primary' : 'secondary' }, label);
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+function workspaceSection(status: PanelStatus): HTMLElement {
+  if (status.workspaceFolders.length === 0) {
+    return section(
+      'Workspace',
+      'ws-title',
+      el('p', { class: 'muted', 'data-testid': 'workspace-none' }, 'No folder is open. Open a folder to use project skills and project memory.'),
+    );
+  }
+  const list = el('ul', { 'aria-label': 'Workspace folders' });
+  for (const folder of status.workspaceFolders) {
+    list.append(el('li', { title: folder.path }, el('strong', {}, folder.name), ' ', el('span', { class: 'muted path' }, folder.path)));
+  }
+  return section('Workspace', 'ws-title', list);
+}
+
+function trustSection(status: PanelStatus): HTMLElement {
+  const text = status.trusted
+    ? el('p', { 'data-testid': 'trust-state' }, el('span', { class: 'badge ok' }, 'Trusted'), ' Project skills, memory and instruction files can be used.')
+    : el(
+        'p',
+        { 'data-testid': 'trust-state' },
+        el('span', { class: 'badge warn' }, 'Restricted Mode'),
+        ' Nothing runs, and project skills, project memory and instruction files stay out of the prompt until you trust this folder.',
+      );
+  return section('Workspace trust', 'trust-title', text);
+}
+
+function rootsSection(status: PanelStatus): HTMLElement {
+  const list = el('ul', { 'aria-label': 'Skill folders', class: 'roots' });
+  for (const root of status.skillRoots) {
+    const state = root.exists ? 'found' : 'not found';
+    list.append(
+      el(
+        'li',
+        { class: root.exists ? 'exists' : 'missing', title: root.path },
+        el('span', { class: `badge ${root.exists ? 'ok' : 'dim'}` }, state),
+        ' ',
+        el('code', {}, root.label),
+        ' ',
+        el('span', { class: 'muted' }, `(${root.scope})`),
+      ),
+    );
+  }
+  const found = status.skillRoots.filter((root) => root.exists).length;
+  return section(
+    'Skill folders',
+    'roots-title',
+    el('p', { class: 'muted' }, `${found} of ${status.skillRoots.length} folders exist.`),
+    list,
+  );
+}
+
+function modelSection(status: PanelStatus, send: Send): HTMLElement {
+  const model = status.model;
+  const summary = model.configured
+    ? el('p', { 'data-testid': 'model-state' }, el('span', { class: 'badge ok' }, 'Configured'), ' ', model.advice)
+    : el('p', { 'data-testid': 'model-state' }, el('span', { class: 'badge warn' }, 'Not configured'), ' ', model.advice);
+  const provider = model.provider ? el('p', { class: 'muted' }, `Provider: ${model.provider}`) : undefined;
+  const action = model.configured ? undefined : el('p', {}, button('Configure in Settings', () => send({ type: 'settings/open' }), true));
+  return section('Model', 'model-title', summary, provider, action);
+}
+
+/** Renders the status page; pure function of the snapshot plus a sender for the buttons. */
+export function renderStatus(root: HTMLElement, status: PanelStatus, send: Send): void {
+  const header = el(
+    'header',
+    { class: 'header' },
+    el('h1', {}, 'Skillwright'),
+    el('span', { class: 'muted', 'data-testid': 'version' }, `v${status.extensionVersion} · VS Code ${status.vscodeVersion}`),
+  );
+  const actions = el(
+    'div',
+    { class: 'actions', role: 'toolbar', 'aria-label': 'Panel actions' },
+    button('Show Logs', () => send({ type: 'logs/show' })),
+    button('Open Settings', () => send({ type: 'settings/open' })),
+    button('Refresh', () => send({ type: 'status/refresh' })),
+  );
+  root.replaceChildren(
+    header,
+    actions,
+    workspaceSection(status),
+    trustSection(status),
+    rootsSection(status),
+    modelSection(status, send),
+  );
+  root.setAttribute('aria-busy', 'false');
+}
