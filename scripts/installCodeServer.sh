@@ -81,10 +81,10 @@ if [[ -z "${npm_config_nodedir:-}" ]]; then
   fi
   if [[ -n "$nodedir" ]]; then export npm_config_nodedir="$nodedir"; fi
 fi
-# build_from_source: argon2 (node-pre-gyp) and kerberos (prebuild-install)
-# would otherwise first try to fetch prebuilt binaries from GitHub.
-export npm_config_build_from_source=true
-export npm_config_jobs=max
+# npm's bundled node-gyp; `npx node-gyp` is no good here: npx would have to
+# fetch it and may refuse or prompt without a terminal.
+node_gyp="$(npm config get node-gyp)"
+[[ -f "$node_gyp" ]] || die "cannot find npm's bundled node-gyp (npm config get node-gyp: '$node_gyp')"
 npm_flags=(--no-audit --no-fund --no-update-notifier --prefer-offline)
 
 # --------------------------------------------------------------------- lock
@@ -130,8 +130,12 @@ EOF
 # steps below do what that postinstall does, minus the download.
 log "npm install code-server@$CODE_SERVER_VERSION"
 npm install "${npm_flags[@]}" --ignore-scripts >&2
-log "building argon2 (loaded at startup even with --auth none)"
-npm rebuild "${npm_flags[@]}" --foreground-scripts argon2 >&2
+# argon2 is loaded at startup even with --auth none. build_from_source stops
+# node-pre-gyp from first trying to fetch a prebuilt binary from GitHub (npm
+# warns that it does not know this config key; node-pre-gyp reads it anyway).
+log "building argon2"
+npm_config_build_from_source=true \
+  npm rebuild "${npm_flags[@]}" --foreground-scripts argon2 >&2
 
 # ---------------------------------------------------- VS Code's dependencies
 vscode="$staging/node_modules/code-server/lib/vscode"
@@ -147,9 +151,16 @@ cp "$(readlink -f "$rg_bin")" node_modules/@vscode/ripgrep/bin/rg
 # Left out on purpose: @parcel/watcher (npm installed its prebuilt
 # @parcel/watcher-linux-x64-glibc), @vscode/deviceid (native only on Windows),
 # @vscode/windows-* (Windows only).
-log "building native modules: kerberos @vscode/spdlog native-watchdog node-pty"
-npm rebuild "${npm_flags[@]}" --foreground-scripts \
-  kerberos @vscode/spdlog native-watchdog node-pty >&2
+# node-gyp is run directly rather than through `npm rebuild`, because the
+# packages' own install scripts reach out: kerberos tries prebuild-install
+# (GitHub) first, and node-pty's postinstall runs `npx node-gyp configure`
+# only to write a compile_commands.json.
+for module in kerberos @vscode/spdlog native-watchdog node-pty; do
+  log "building $module"
+  (cd "node_modules/$module" &&
+    node "$node_gyp" rebuild -j max ${npm_config_nodedir:+--nodedir="$npm_config_nodedir"}) >&2 ||
+    die "building $module failed (see the node-gyp output above)"
+done
 
 # Same links as code-server's postinstall.sh: VS Code and extensions look
 # for files under node_modules.asar, and the terminal's `code-server` command
@@ -175,7 +186,9 @@ node -e '
 "node_modules/@vscode/ripgrep/bin/rg" --version >/dev/null
 cd "$staging"
 node -e 'require("argon2")' >&2
-version="$(node "$staging/$entry_rel" --version | head -1)"
+# An empty config file: without one, code-server writes a default config (with
+# a generated password) to ~/.config/code-server even for --version.
+version="$(CODE_SERVER_CONFIG=/dev/null node "$staging/$entry_rel" --version | tail -1)"
 [[ "$version" == "$CODE_SERVER_VERSION "* ]] ||
   die "unexpected 'code-server --version' output: $version"
 
