@@ -107,7 +107,8 @@ fi
 rm -rf "$final" "$final".tmp.*
 
 staging="$(mktemp -d "$final.tmp.XXXXXX")"
-cleanup() { [[ -n "${staging:-}" ]] && rm -rf "$staging"; }
+chmod 755 "$staging" # mktemp makes it private; the cache is meant to be shared
+cleanup() { if [[ -n "${staging:-}" ]]; then rm -rf "$staging"; fi; }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
@@ -186,9 +187,13 @@ node -e '
 "node_modules/@vscode/ripgrep/bin/rg" --version >/dev/null
 cd "$staging"
 node -e 'require("argon2")' >&2
-# An empty config file: without one, code-server writes a default config (with
-# a generated password) to ~/.config/code-server even for --version.
-version="$(CODE_SERVER_CONFIG=/dev/null node "$staging/$entry_rel" --version | tail -1)"
+# Even --version makes code-server write a default config (with a generated
+# password) under XDG_CONFIG_HOME and logs under XDG_DATA_HOME; keep those out
+# of the user's home.
+scratch="$staging/.version-check"
+version="$(XDG_CONFIG_HOME="$scratch/config" XDG_DATA_HOME="$scratch/data" \
+  node "$staging/$entry_rel" --version | tail -1)"
+rm -rf "$scratch"
 [[ "$version" == "$CODE_SERVER_VERSION "* ]] ||
   die "unexpected 'code-server --version' output: $version"
 

@@ -13,6 +13,7 @@ export interface SkillwrightApi {
   /** Milliseconds spent in activate(), measured inside the extension host. */
   readonly activationMs: number;
   readonly panel: PanelViewProvider;
+  readonly status: StatusCollector;
 }
 
 export function activateSkillwright(context: vscode.ExtensionContext): SkillwrightApi {
@@ -70,5 +71,5 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel };
+  return { activationMs, panel, status };
 }

@@ -43,6 +43,11 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     return this.ready && this.view !== undefined;
   }
 
+  /** The HTML of the current webview, for checking its Content-Security-Policy. */
+  get html(): string | undefined {
+    return this.view?.webview.html;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.viewStore?.dispose();
     const store = new DisposableStore(this.logger);
@@ -86,7 +91,8 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.resolvedEmitter.dispose();
   }
 
-  private receive(raw: unknown): void {
+  /** Entry for every message from the webview; public so tests can send what a broken webview might. */
+  receive(raw: unknown): void {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.droppedMessages += 1;

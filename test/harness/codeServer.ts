@@ -1,0 +1,188 @@
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { repoRoot } from '../repoRoot';
+
+export interface CodeServerOptions {
+  /** Folder or .code-workspace to open; none opens an empty window. */
+  readonly workspace?: string;
+  /** Written to the user's settings.json before start. */
+  readonly userSettings?: Record<string, unknown>;
+  /** Leave workspace trust on (Restricted Mode tests). */
+  readonly trust?: boolean;
+  /** .vsix files to install before start. */
+  readonly installExtensions?: readonly string[];
+  /** Extra environment for code-server and its extension host. */
+  readonly env?: Record<string, string>;
+  readonly startTimeoutMs?: number;
+}
+
+export interface CodeServer {
+  readonly port: number;
+  readonly origin: string;
+  readonly userDataDir: string;
+  /** Everything code-server printed so far (for failure messages). */
+  output(): string;
+  /** URL of the workbench, optionally with a folder and a test payload. */
+  workbenchUrl(query?: { folder?: string; workspace?: string; payload?: [string, string][] }): string;
+  /** Absolute path as a vscode-remote URI on this server (for extensionDevelopmentPath etc.). */
+  remoteUri(absPath: string): string;
+  stop(): Promise<void>;
+}
+
+/** Installs code-server once into the user's cache (idempotent) and returns its entry script. */
+export function ensureCodeServer(): string {
+  const script = path.join(repoRoot(), 'scripts', 'installCodeServer.sh');
+  let stdout: string;
+  try {
+    stdout = execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 20 * 60_000 });
+  } catch (error) {
+    throw new Error(`Installing code-server failed (scripts/installCodeServer.sh): ${(error as Error).message}`);
+  }
+  const entry = stdout.trim().split('\n').pop() ?? '';
+  if (!entry || !fs.existsSync(entry)) {
+    throw new Error(`scripts/installCodeServer.sh did not print a code-server entry (got "${entry}")`);
+  }
+  return entry;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function get(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = http.get(url, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', () => resolve(0));
+    request.setTimeout(2_000, () => {
+      request.destroy();
+      resolve(0);
+    });
+  });
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
+  const entry = ensureCodeServer();
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-cs-'));
+  const userDataDir = path.join(base, 'user-data');
+  const extensionsDir = path.join(base, 'extensions');
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    ...options.userSettings,
+  };
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+
+  const common = ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir];
+  for (const vsix of options.installExtensions ?? []) {
+    execFileSync(process.execPath, [entry, ...common, '--install-extension', vsix], { stdio: 'pipe', timeout: 120_000 });
+  }
+
+  const port = await freePort();
+  const args = [
+    entry,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    ...common,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    ...(options.trust ? [] : ['--disable-workspace-trust']),
+    ...(options.workspace ? [options.workspace] : []),
+  ];
+  let output = '';
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      if (!(await waitForExit(child, 5_000))) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        await waitForExit(child, 5_000);
+      }
+    }
+    fs.rmSync(base, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await stop();
+      throw new Error(`code-server exited before serving (code ${child.exitCode}, signal ${child.signalCode}):\n${output}`);
+    }
+    if ((await get(`${origin}/healthz`)) === 200) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`code-server did not answer on ${origin} within ${options.startTimeoutMs ?? 60_000} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+
+  const remoteUri = (absPath: string) => `vscode-remote://127.0.0.1:${port}${absPath.split(path.sep).join('/')}`;
+  return {
+    port,
+    origin,
+    userDataDir,
+    output: () => output,
+    remoteUri,
+    workbenchUrl(query = {}) {
+      const params = new URLSearchParams();
+      if (query.folder) params.set('folder', query.folder);
+      if (query.workspace) params.set('workspace', query.workspace);
+      if (query.payload) params.set('payload', JSON.stringify(query.payload));
+      const search = params.toString();
+      return `${origin}/${search ? `?${search}` : ''}`;
+    },
+    stop,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Runs test/integration inside a real VS Code extension host and exits non-zero unless every test
+ * ran and passed. Hosts: code-server (default; works offline) or @vscode/test-electron
+ * (`--host electron`; downloads VS Code, so it needs the internet).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launchBrowser } from './harness/browser';
+import { startCodeServer } from './harness/codeServer';
+import { makeMultiRootWorkspace, removeWorkspace } from './harness/sampleWorkspace';
+import type { IntegrationReport } from './integration/index';
+import { repoRoot } from './repoRoot';
+
+const root = repoRoot();
+const suite = path.join(root, 'out', 'test', 'integration', 'index.js');
+const userSettings = { 'skillwright.model.baseUrl': 'http://127.0.0.1:9/v1', 'skillwright.model.name': 'scripted-model' };
+const timeoutMs = Number(process.env.SKILLWRIGHT_INTEGRATION_TIMEOUT_MS ?? 300_000);
+
+async function waitForReport(file: string, isAlive: () => string | undefined): Promise<IntegrationReport> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(file)) {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as IntegrationReport;
+    }
+    const death = isAlive();
+    if (death) throw new Error(death);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The extension host reported no results within ${timeoutMs} ms`);
+}
+
+async function runInCodeServer(resultFile: string): Promise<IntegrationReport> {
+  const workspace = makeMultiRootWorkspace();
+  const server = await startCodeServer({ userSettings, env: { SKILLWRIGHT_TEST_RESULTS: resultFile } });
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
+  try {
+    const pageErrors: string[] = [];
+    browser.page.on('pageerror', (error) => pageErrors.push(error.message));
+    const url = server.workbenchUrl({
+      workspace: workspace.file,
+      payload: [
+        ['extensionDevelopmentPath', server.remoteUri(root)],
+        ['extensionTestsPath', server.remoteUri(suite)],
+      ],
+    });
+    console.log(`Integration: code-server on ${server.origin}, workspace ${path.basename(workspace.file)}`);
+    await browser.page.goto(url);
+    return await waitForReport(resultFile, () => (browser.page.isClosed() ? 'The workbench page closed before results arrived' : undefined));
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- code-server output (tail) ---\n${server.output().slice(-4000)}`);
+  } finally {
+    await browser.close();
+    await server.stop();
+    removeWorkspace(workspace.folders[0] as string);
+  }
+}
+
+async function runInElectron(resultFile: string): Promise<IntegrationReport> {
+  const { runTests } = await import('@vscode/test-electron');
+  const workspace = makeMultiRootWorkspace();
+  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-electron-'));
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(userSettings));
+  try {
+    await runTests({
+      version: '1.100.3',
+      extensionDevelopmentPath: root,
+      extensionTestsPath: suite,
+      extensionTestsEnv: { SKILLWRIGHT_TEST_RESULTS: resultFile },
+      launchArgs: [workspace.file, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${userData}`],
+    }).catch(() => undefined); // a failing suite rejects; the report below says why
+    if (!fs.existsSync(resultFile)) throw new Error('VS Code exited without reporting integration results');
+    return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as IntegrationReport;
+  } finally {
+    fs.rmSync(userData, { recursive: true, force: true });
+    removeWorkspace(workspace.folders[0] as string);
+  }
+}
+
+async function main(): Promise<void> {
+  const host = process.argv.includes('--host') ? process.argv[process.argv.indexOf('--host') + 1] : 'code-server';
+  if (!fs.existsSync(suite)) throw new Error(`${suite} is missing: run "npm run compile-tests" first`);
+  if (!fs.existsSync(path.join(root, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
+  const resultFile = path.join(root, 'test-results', `integration-${host}.json`);
+  fs.rmSync(resultFile, { force: true });
+  const report = host === 'electron' ? await runInElectron(resultFile) : await runInCodeServer(resultFile);
+
+  for (const test of report.tests) {
+    const mark = test.state === 'passed' ? '✔' : test.state === 'failed' ? '✘' : '-';
+    console.log(`  ${mark} ${test.title}${test.durationMs !== undefined ? ` (${test.durationMs} ms)` : ''}`);
+    if (test.error) console.log(`      ${test.error.split('\n').slice(0, 6).join('\n      ')}`);
+  }
+  for (const [name, value] of Object.entries(report.figures)) console.log(`  figure ${name}: ${value.toFixed(1)}`);
+  console.log(`integration (${host}): ${report.passes} passed, ${report.failures} failed${report.pending ? `, ${report.pending} skipped` : ''}`);
+  if (report.failures > 0 || report.passes === 0 || report.pending > 0) {
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`Integration tests could not run: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
