@@ -42,11 +42,12 @@ node_major="$(node -p 'process.versions.node.split(".")[0]')"
 [[ "$node_major" == "$NODE_MAJOR" ]] ||
   die "code-server $CODE_SERVER_VERSION requires Node $NODE_MAJOR, found $(node --version)"
 
+# ripgrep: replaces the binary @vscode/ripgrep would download from GitHub.
+# libkrb5-dev: headers for the kerberos native module.
+# build-essential, python3: node-gyp builds the native modules.
+# This script does not install them itself (.ci/run does, as root).
 missing=()
 if command -v dpkg-query >/dev/null; then
-  # ripgrep: replaces the binary @vscode/ripgrep would download from GitHub.
-  # libkrb5-dev: headers for the kerberos native module.
-  # build-essential, python3: node-gyp builds the native modules.
   for pkg in ripgrep libkrb5-dev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
       missing+=("$pkg")

@@ -1,6 +1,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { FinishReason, OpenAiErrorFields, ScriptedReply } from './scriptedModelScript';
+import { isRecord } from './scriptedModelScript';
 
 /**
  * Builds OpenAI wire shapes for the scripted server. Typed against the `openai` package's own
@@ -187,6 +188,33 @@ function fnv1a(text: string): number {
 }
 
 /** The `openai` client asks for base64 unless told otherwise: little-endian float32s. */
-export function toBase64Floats(vector: number[]): string {
+function toBase64Floats(vector: number[]): string {
   return Buffer.from(new Float32Array(vector).buffer).toString('base64');
+}
+
+/** The /v1/embeddings answer, or undefined when `input` is none of the shapes OpenAI accepts. */
+export function embeddingsBody(body: unknown, defaultDimensions: number): unknown {
+  const inputs = isRecord(body) ? embeddingInputs(body['input']) : undefined;
+  if (!isRecord(body) || inputs === undefined) return undefined;
+  const requested = body['dimensions'];
+  const dimensions = typeof requested === 'number' && requested > 0 ? requested : defaultDimensions;
+  const base64 = body['encoding_format'] === 'base64';
+  const tokens = inputs.reduce<number>((n, input) => n + (typeof input === 'string' ? Math.ceil(input.length / 4) : input.length), 0);
+  return {
+    object: 'list',
+    model: typeof body['model'] === 'string' ? body['model'] : 'scripted-embedding',
+    data: inputs.map((input, index) => {
+      const vector = embed(input, dimensions);
+      return { object: 'embedding', index, embedding: base64 ? toBase64Floats(vector) : vector };
+    }),
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
+}
+
+function embeddingInputs(input: unknown): Array<string | number[]> | undefined {
+  if (typeof input === 'string') return [input];
+  if (!Array.isArray(input)) return undefined;
+  if (input.length > 0 && input.every((x) => typeof x === 'number')) return [input as number[]];
+  const ok = input.every((x) => typeof x === 'string' || (Array.isArray(x) && x.every((t) => typeof t === 'number')));
+  return ok ? (input as Array<string | number[]>) : undefined;
 }

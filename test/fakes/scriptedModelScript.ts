@@ -56,7 +56,11 @@ export type Fault =
    * On a non-streaming request the socket is destroyed before any response.
    */
   | { kind: 'cut'; afterChunks: number; mode: 'destroy' | 'end' }
-  /** Never answers (or stops after `afterChunks` stream events) until the client leaves or close(). */
+  /**
+   * Goes silent until the client leaves or close(). Without `afterChunks` nothing is sent, not even
+   * headers (the client's request timeout fires); with it a stream sends headers and that many
+   * events first (only an abort ends it, as the client's timeout stops counting at the headers).
+   */
   | { kind: 'hang'; afterChunks?: number };
 
 export interface ScriptedReply {

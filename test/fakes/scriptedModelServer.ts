@@ -4,31 +4,30 @@ import type { ReplyEnvelope } from './openAiWire';
 import {
   completionBody,
   computeUsage,
-  embed,
+  embeddingsBody,
   errorBody,
   promptText,
   resolveToolCalls,
   streamChunks,
-  toBase64Floats,
 } from './openAiWire';
 import type { ChatRequestBody, OpenAiErrorFields, ScriptedReply, TurnMatcher } from './scriptedModelScript';
 import { Script, describeLastMessage, isRecord } from './scriptedModelScript';
 
-export type {
-  ChatRequestBody,
-  Fault,
-  FinishReason,
-  ScriptedReply,
-  ScriptedToolCall,
-  TextMatcher,
-  TurnMatcher,
-  UsageOverride,
-} from './scriptedModelScript';
+export type { ChatRequestBody, Fault, FinishReason, ScriptedReply, ScriptedToolCall } from './scriptedModelScript';
+export type { TextMatcher, TurnMatcher, UsageOverride } from './scriptedModelScript';
 export { faults } from './scriptedModelScript';
 
 /**
  * An OpenAI-compatible model on 127.0.0.1 that answers from a script, for tests on a machine
- * without internet (TESTING.md §3). The real `openai` client talks to it like to any provider.
+ * without internet (TESTING.md §3). The real `openai` client talks to it like to any provider:
+ *
+ *   const server = await ScriptedModelServer.start();
+ *   server
+ *     .on({ user: 'fix the bug' }, faults.rateLimit(1), { toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } }] })
+ *     .on({ toolResult: { toolCallId: 'c1' } }, { text: 'Fixed.' });
+ *   const openai = new OpenAI({ baseURL: server.baseUrl, apiKey: 'test', maxRetries: 1 });
+ *   // ... run the agent, then assert on server.chatRequests / server.pendingScript(); finally:
+ *   await server.close();
  */
 
 /** `error.code` of the answer to a chat request no script rule or queued reply matched. */
@@ -56,8 +55,11 @@ export interface RecordedRequest {
   body: unknown;
   /** A chat request that no script matched (see NO_SCRIPT_MATCHED). */
   unmatched: boolean;
-  /** False until the response was fully sent: stays false if the client left or a fault cut it. */
-  completed: boolean;
+  /**
+   * `closed-early`: the connection closed before the response was complete, because the client
+   * left (Stop, timeout), a cut fault, or close(). A hung request stays `open` until then.
+   */
+  state: 'open' | 'completed' | 'closed-early';
 }
 
 const CHAT_PATH = '/v1/chat/completions';
@@ -143,6 +145,8 @@ export class ScriptedModelServer {
       this.lifetime.abort();
       this.server.close(() => resolve());
       for (const socket of this.sockets) socket.destroy();
+      // A response learns of its socket's end only some loop turns later; settle `state` now.
+      for (const record of this.recorded) if (record.state === 'open') record.state = 'closed-early';
     });
     return this.closing;
   }
@@ -159,10 +163,11 @@ export class ScriptedModelServer {
         rawBody,
         body: parseJson(rawBody),
         unmatched: false,
-        completed: false,
+        state: 'open',
       };
       this.recorded.push(record);
-      res.once('finish', () => (record.completed = true));
+      // 'close' follows 'finish' on a complete response, so only an unfinished one counts as early.
+      res.once('close', () => (record.state = res.writableFinished ? 'completed' : 'closed-early'));
       this.route(record, res).catch((err: unknown) => {
         if (!res.headersSent) sendError(res, 500, { message: `ScriptedModelServer crashed: ${String(err)}`, type: 'server_error' });
         else res.destroy();
@@ -210,8 +215,9 @@ export class ScriptedModelServer {
       created: Math.floor(Date.now() / 1000),
     };
 
+    // Without afterChunks not even headers go out, so the client's own timeout is what fires.
+    if (fault?.kind === 'hang' && (fault.afterChunks === undefined || body.stream !== true)) return;
     if (body.stream !== true) {
-      if (fault?.kind === 'hang') return; // never answers; close() or the client ends it
       if (fault?.kind === 'cut') return void res.socket?.destroy();
       return sendJson(res, 200, completionBody(envelope, reply, calls, usage));
     }
@@ -232,37 +238,16 @@ export class ScriptedModelServer {
   }
 
   private embeddings(record: RecordedRequest, res: http.ServerResponse): void {
-    const body = record.body;
-    const inputs = isRecord(body) ? embeddingInputs(body['input']) : undefined;
-    if (!isRecord(body) || inputs === undefined) {
+    const payload = embeddingsBody(record.body, this.options.embeddingDimensions ?? 64);
+    if (payload === undefined) {
       return sendError(res, 400, { message: 'ScriptedModelServer: `input` must be a string, strings or token arrays' });
     }
-    const requested = body['dimensions'];
-    const dimensions = typeof requested === 'number' && requested > 0 ? requested : (this.options.embeddingDimensions ?? 64);
-    const base64 = body['encoding_format'] === 'base64';
-    const tokens = inputs.reduce<number>((n, input) => n + (typeof input === 'string' ? Math.ceil(input.length / 4) : input.length), 0);
-    sendJson(res, 200, {
-      object: 'list',
-      model: typeof body['model'] === 'string' ? body['model'] : 'scripted-embedding',
-      data: inputs.map((input, index) => {
-        const vector = embed(input, dimensions);
-        return { object: 'embedding', index, embedding: base64 ? toBase64Floats(vector) : vector };
-      }),
-      usage: { prompt_tokens: tokens, total_tokens: tokens },
-    });
+    sendJson(res, 200, payload);
   }
 }
 
 function isChatBody(body: unknown): body is ChatRequestBody {
   return isRecord(body) && Array.isArray(body['messages']);
-}
-
-function embeddingInputs(input: unknown): Array<string | number[]> | undefined {
-  if (typeof input === 'string') return [input];
-  if (!Array.isArray(input)) return undefined;
-  if (input.length > 0 && input.every((x) => typeof x === 'number')) return [input as number[]];
-  const ok = input.every((x) => typeof x === 'string' || (Array.isArray(x) && x.every((t) => typeof t === 'number')));
-  return ok ? (input as Array<string | number[]>) : undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -1,19 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
+import { until } from '../harness/until';
 import { publishFigure } from './index';
 
 const EXTENSION_ID = 'skillwright.skillwright';
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('Skillwright in a real VS Code', () => {
   let api: SkillwrightApi;

@@ -1,0 +1,114 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { until } from '../harness/until';
+import type { Workbench } from './workbench';
+import { openPanel, openWorkbench, resultsDir } from './workbench';
+
+describe('Skillwright panel in the workbench (code-server + Chromium, packaged .vsix)', () => {
+  describe('a trusted sample workspace', () => {
+    let workspace: string;
+    let bench: Workbench;
+    let panel: Frame;
+
+    before(async () => {
+      workspace = makeSampleWorkspace('sample');
+      bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+    });
+
+    after(async () => {
+      await bench?.close();
+      if (workspace) removeWorkspace(workspace);
+    });
+
+    it('opens from the activity bar and shows the status page for the sample workspace', async () => {
+      panel = await openPanel(bench.page);
+      await panel.getByRole('heading', { name: 'Workspace', exact: true }).waitFor();
+      const folders = panel.getByRole('list', { name: 'Workspace folders' });
+      assert.match(await folders.innerText(), /sample/);
+      assert.match(await panel.getByTestId('trust-state').innerText(), /Trusted/);
+      const roots = panel.getByRole('list', { name: 'Skill folders' });
+      const agents = roots.getByRole('listitem').filter({ hasText: '.agents/skills' }).first();
+      assert.match(await agents.innerText(), /found/);
+      assert.doesNotMatch(await agents.innerText(), /not found/);
+      assert.match(await panel.getByTestId('model-state').innerText(), /Not configured/);
+      assert.match(await panel.getByTestId('version').innerText(), /^v\d+\.\d+\.\d+ · VS Code 1\.100/);
+      await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-dark.png') });
+    });
+
+    it('"Show Logs" opens the Skillwright output channel', async () => {
+      await panel.getByRole('button', { name: 'Show Logs' }).click();
+      // The output view is a Monaco editor: its text sits in spans with non-breaking spaces.
+      const lines = bench.page.locator('.part.panel .view-lines').first();
+      const text = await until('the activation line in the Output view', async () => {
+        const value = (await lines.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+        return /Skillwright \d+\.\d+\.\d+ activated in [\d.]+ ms/.test(value) && value;
+      });
+      assert.match(text, /\[info\]/);
+      await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-logs.png') });
+    });
+
+    it('"Open Settings" shows Skillwright\'s settings', async () => {
+      await panel.getByRole('button', { name: 'Open Settings' }).click();
+      await bench.page.locator('.settings-editor').getByText('Base Url', { exact: false }).first().waitFor({ timeout: 30_000 });
+    });
+
+    it('is reachable and operable with the keyboard', async () => {
+      const refresh = panel.getByRole('button', { name: 'Refresh' });
+      await refresh.focus();
+      assert.equal(await panel.locator(':focus').innerText(), 'Refresh');
+      await bench.page.keyboard.press('Enter');
+      await panel.locator('main#app[aria-busy="false"]').waitFor();
+    });
+  });
+
+  describe('Restricted Mode, light theme', () => {
+    let workspace: string;
+    let bench: Workbench;
+
+    before(async () => {
+      workspace = makeSampleWorkspace('untrusted');
+      bench = await openWorkbench({
+        workspace,
+        trust: true,
+        colorScheme: 'light',
+        userSettings: { 'workbench.colorTheme': 'Default Light Modern', 'security.workspace.trust.startupPrompt': 'never' },
+      });
+    });
+
+    after(async () => {
+      await bench?.close();
+      if (workspace) removeWorkspace(workspace);
+    });
+
+    it('says the folder is in Restricted Mode', async () => {
+      const panel = await openPanel(bench.page);
+      await panel.getByTestId('trust-state').waitFor();
+      assert.match(await panel.getByTestId('trust-state').innerText(), /Restricted Mode/);
+      await bench.page.mouse.move(700, 450); // no activity-bar tooltip over the panel in the picture
+      await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-restricted-light.png') });
+    });
+  });
+
+  describe('a window with no folder', () => {
+    let bench: Workbench;
+
+    before(async () => {
+      bench = await openWorkbench({ userSettings: { 'workbench.colorTheme': 'Default High Contrast' } });
+    });
+
+    after(async () => {
+      await bench?.close();
+    });
+
+    it('asks to open a folder and still lists the user skill folders', async () => {
+      const panel = await openPanel(bench.page);
+      assert.match(await panel.getByTestId('workspace-none').innerText(), /No folder is open/);
+      const roots = await panel.getByRole('list', { name: 'Skill folders' }).innerText();
+      assert.match(roots, /~\/\.agents\/skills/);
+      assert.doesNotMatch(roots, /^\.github\/skills/m);
+      await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-no-folder-hc.png') });
+    });
+  });
+});
