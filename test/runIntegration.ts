@@ -95,7 +95,8 @@ async function main(): Promise<void> {
     if (test.error) console.log(`      ${test.error.split('\n').slice(0, 6).join('\n      ')}`);
   }
   for (const [name, value] of Object.entries(report.figures)) console.log(`  figure ${name}: ${value.toFixed(1)}`);
-  console.log(`integration (${host}): ${report.passes} passed, ${report.failures} failed${report.pending ? `, ${report.pending} skipped` : ''}`);
+  console.log(`[${host}]`);
+  console.log(`integration: ${report.passes} passed, ${report.failures} failed${report.pending ? `, ${report.pending} skipped` : ''}`);
   if (report.failures > 0 || report.passes === 0 || report.pending > 0) {
     process.exitCode = 1;
   }

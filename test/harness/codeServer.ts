@@ -108,7 +108,11 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 
   const common = ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir];
   for (const vsix of options.installExtensions ?? []) {
-    execFileSync(process.execPath, [entry, ...common, '--install-extension', vsix], { stdio: 'pipe', timeout: 120_000 });
+    execFileSync(process.execPath, [entry, ...common, '--install-extension', vsix], {
+      stdio: 'pipe',
+      timeout: 120_000,
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(base, 'xdg', 'config'), XDG_DATA_HOME: path.join(base, 'xdg', 'data') },
+    });
   }
 
   const port = await freePort();
@@ -126,8 +130,15 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     ...(options.workspace ? [options.workspace] : []),
   ];
   let output = '';
+  // code-server writes config, logs and a device id under the XDG folders of $HOME; keep a test's
+  // run to its own temp folder (the entry was resolved above, before this changes the cache root).
+  const xdg = {
+    XDG_CONFIG_HOME: path.join(base, 'xdg', 'config'),
+    XDG_DATA_HOME: path.join(base, 'xdg', 'data'),
+    XDG_CACHE_HOME: path.join(base, 'xdg', 'cache'),
+  };
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...xdg, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
