@@ -15,7 +15,7 @@ const maxBytes = 3 * 1024 * 1024;
 execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--production'], { cwd: root, stdio: 'inherit' });
 const vsce = require.resolve('@vscode/vsce/vsce');
 // --no-dependencies: everything the extension needs is bundled by esbuild.
-execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix], {
+execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix], {
   cwd: root,
   stdio: 'inherit',
 });
