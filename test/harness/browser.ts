@@ -12,14 +12,19 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: { colorScheme?: 'dark' | 'light' } = {}): Promise<BrowserSession> {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's "chromium" package (apt-get install -y chromium) or set SKILLWRIGHT_CHROMIUM.`);
+export async function launchBrowser(
+  options: { colorScheme?: 'dark' | 'light'; executablePath?: string } = {},
+): Promise<BrowserSession> {
+  const executablePath = options.executablePath ?? CHROMIUM;
+  if (!fs.existsSync(executablePath)) {
+    throw new Error(
+      `Chromium not found at ${executablePath}: install Debian's "chromium" package (apt-get install -y chromium) or set SKILLWRIGHT_CHROMIUM.`,
+    );
   }
   let browser: Browser;
   try {
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath,
       headless: true,
       timeout: 60_000,
       // Without the background-networking flags Chromium floods the closed network with requests.
@@ -35,7 +40,7 @@ export async function launchBrowser(options: { colorScheme?: 'dark' | 'light' } 
       ],
     });
   } catch (error) {
-    throw new Error(`Chromium could not start (${CHROMIUM}): ${(error as Error).message}`);
+    throw new Error(`Chromium could not start (${executablePath}): ${(error as Error).message}`);
   }
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: options.colorScheme ?? 'dark' });
   const page = await context.newPage();

@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   /** Extra environment for code-server and its extension host. */
   readonly env?: Record<string, string>;
   readonly startTimeoutMs?: number;
+  /** Extra command-line arguments for code-server. */
+  readonly extraArgs?: readonly string[];
 }
 
 export interface CodeServer {
@@ -127,6 +129,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(options.trust ? [] : ['--disable-workspace-trust']),
+    ...(options.extraArgs ?? []),
     ...(options.workspace ? [options.workspace] : []),
   ];
   let output = '';
