@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { DirEntry, EntryType, FileStat, FileSystemPort } from './fileSystemPort';
+
+function typeOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isFile()) return 'file';
+  return 'other';
+}
+
+async function statWith(fn: (p: string) => Promise<import('node:fs').Stats>, p: string): Promise<FileStat | undefined> {
+  try {
+    const stat = await fn(p);
+    return { type: typeOf(stat), size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** FileSystemPort over Node's fs: used by the host, the CLI and tests. */
+export class NodeFileSystem implements FileSystemPort {
+  async readDirectory(dir: string): Promise<DirEntry[]> {
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    return entries.map((entry) => ({ name: entry.name, type: typeOf(entry) }));
+  }
+
+  stat(p: string): Promise<FileStat | undefined> {
+    return statWith(fs.stat, p);
+  }
+
+  lstat(p: string): Promise<FileStat | undefined> {
+    return statWith(fs.lstat, p);
+  }
+
+  realPath(p: string): Promise<string> {
+    return fs.realpath(p);
+  }
+
+  async readFile(p: string): Promise<Uint8Array> {
+    return fs.readFile(p);
+  }
+
+  async writeFileAtomic(p: string, data: Uint8Array | string): Promise<void> {
+    await fs.mkdir(path.dirname(p), { recursive: true });
+    const temp = path.join(path.dirname(p), `.${path.basename(p)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await fs.writeFile(temp, data);
+      await fs.rename(temp, p);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async mkdir(p: string): Promise<void> {
+    await fs.mkdir(p, { recursive: true });
+  }
+
+  async remove(p: string): Promise<void> {
+    await fs.rm(p, { recursive: true, force: true });
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await fs.rename(from, to);
+  }
+}
