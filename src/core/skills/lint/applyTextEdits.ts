@@ -1,0 +1,43 @@
+import type { TextEdit } from '../skillTypes';
+
+/** Offsets where each line starts, counting CRLF, LF and lone CR as VS Code does. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (char === 13 /* \r */) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    } else if (char === 10 /* \n */) {
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+/**
+ * Applies a quick fix's edits to a text (for the CLI's --fix and for tests; the editor applies
+ * them itself). Edits must not overlap; positions past a line's end are clamped to it.
+ */
+export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
+  const starts = lineStarts(text);
+  const offset = (line: number, column: number): number => {
+    if (line >= starts.length) return text.length;
+    const start = starts[line]!;
+    const next = line + 1 < starts.length ? starts[line + 1]! : text.length;
+    const content = text.slice(start, next).replace(/\r?\n$|\r$/, '').length;
+    return start + Math.min(column, content);
+  };
+  const resolved = edits
+    .map((edit) => ({
+      start: offset(edit.range.startLine, edit.range.startColumn),
+      end: offset(edit.range.endLine, edit.range.endColumn),
+      newText: edit.newText,
+    }))
+    .sort((a, b) => b.start - a.start || b.end - a.end);
+  let result = text;
+  for (const edit of resolved) {
+    result = result.slice(0, edit.start) + edit.newText + result.slice(edit.end);
+  }
+  return result;
+}

@@ -1,0 +1,24 @@
+import type { ParsedSkill } from '../skillParser';
+import type { LintContext } from '../skillLint';
+import type { LintFinding } from '../skillTypes';
+
+/** What every rule group reads. */
+export interface RuleInput {
+  readonly parsed: ParsedSkill;
+  readonly context: LintContext;
+  readonly frontmatter: Record<string, unknown>;
+  readonly lines: readonly string[];
+  /** Line to point at when a key is absent: the opening `---`, or 0 without frontmatter. */
+  readonly anchorLine: number;
+}
+
+/** A path the rule needs to exist; lintSkill asks the context for all of them at once. */
+export interface ExistenceCheck {
+  readonly path: string;
+  readonly onMissing: () => LintFinding;
+}
+
+export interface RuleOutput {
+  readonly findings: LintFinding[];
+  readonly checks: ExistenceCheck[];
+}

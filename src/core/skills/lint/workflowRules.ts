@@ -1,0 +1,262 @@
+import * as semver from 'semver';
+import { isPlainObject } from '../skillParser';
+import type { LintFinding, TextRange } from '../skillTypes';
+import { finding } from './lintRules';
+import type { RuleInput } from './ruleInput';
+import { blockEnd, findText, keyRange, lineRange } from './textRanges';
+
+export const ERROR_STRATEGIES = ['fail_fast', 'retry', 'fallback', 'continue'] as const;
+const STEP_ID = /^[A-Za-z0-9_-]+$/;
+const REFERENCE = /\$\{([^}]*)\}?/g;
+/** Bound on values visited per step: YAML aliases can make a small file describe a huge tree. */
+const WALK_BUDGET = 10_000;
+
+interface Step {
+  readonly index: number;
+  readonly id?: string;
+  readonly data: Record<string, unknown>;
+  /** Lines [start, end) of this step in the file; both -1 when the list is written inline. */
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Located {
+  readonly input: RuleInput;
+  readonly workflowRange: TextRange;
+}
+
+function stepRange(ctx: Located, step: Step, needle?: string): TextRange {
+  if (step.start < 0) {
+    return ctx.workflowRange;
+  }
+  const found = needle === undefined ? undefined : findText(ctx.input.lines, step.start, step.end, needle);
+  return found ?? lineRange(ctx.input.lines, step.start);
+}
+
+/** Start lines of the items of the list under `workflow:` (or under its `steps:`), in order. */
+function itemLines(lines: readonly string[], from: number, to: number): number[] {
+  const starts: number[] = [];
+  let indent = -1;
+  for (let i = from; i < to; i++) {
+    const match = /^([ \t]*)-(?:[ \t]|$)/.exec(lines[i] ?? '');
+    if (!match) continue;
+    if (indent < 0) indent = match[1]!.length;
+    if (match[1]!.length === indent) starts.push(i);
+  }
+  return starts;
+}
+
+function collectStrings(value: unknown, out: string[], budget: { left: number }): void {
+  if (budget.left-- <= 0) return;
+  if (typeof value === 'string') {
+    out.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectStrings(item, out, budget);
+  } else if (isPlainObject(value)) {
+    for (const item of Object.values(value)) collectStrings(item, out, budget);
+  }
+}
+
+export function checkWorkflow(input: RuleInput): LintFinding[] {
+  const { frontmatter, lines, parsed, context } = input;
+  if (!Object.prototype.hasOwnProperty.call(frontmatter, 'workflow')) {
+    return [];
+  }
+  const ctx: Located = { input, workflowRange: keyRange(lines, parsed.keyLines, 'workflow', input.anchorLine) };
+  const raw = frontmatter['workflow'];
+  const list = Array.isArray(raw) ? raw : isPlainObject(raw) && Array.isArray(raw['steps']) ? raw['steps'] : undefined;
+  if (!list || list.length === 0) {
+    return [finding('SW701', '`workflow` must be a non-empty list of steps, each with `step` (its id) and `skill`, e.g. `- step: fetch` / `  skill: http-get`.', ctx.workflowRange)];
+  }
+  const findings: LintFinding[] = [];
+  const keyLine = parsed.keyLines['workflow'];
+  const fmEnd = parsed.frontmatterEndLine >= 0 ? parsed.frontmatterEndLine : parsed.bodyStartLine;
+  const blockTo = keyLine === undefined ? -1 : blockEnd(lines, keyLine + 1, fmEnd);
+  const starts = keyLine === undefined ? [] : itemLines(lines, keyLine + 1, blockTo);
+  const located = starts.length === list.length;
+
+  const steps: Step[] = list.map((item, index) => {
+    const data = isPlainObject(item) ? item : {};
+    const rawId = data['step'] ?? data['id'];
+    return {
+      index,
+      data,
+      ...(typeof rawId === 'string' && rawId !== '' ? { id: rawId } : {}),
+      start: located ? starts[index]! : -1,
+      end: located ? (starts[index + 1] ?? blockTo) : -1,
+    };
+  });
+
+  const ids = new Map<string, Step>();
+  for (const step of steps) {
+    const label = step.id ?? `#${step.index + 1}`;
+    if (!isPlainObject(list[step.index])) {
+      findings.push(finding('SW701', `Workflow step ${label} is not a mapping; write each step as \`- step: <id>\` with \`skill: <name>\` below it.`, stepRange(ctx, step)));
+      continue;
+    }
+    if (step.id === undefined) {
+      findings.push(finding('SW701', `Workflow step ${label} has no \`step\` id; give it one (letters, digits, _ or -) so other steps and the trace can name it.`, stepRange(ctx, step)));
+    } else if (!STEP_ID.test(step.id)) {
+      findings.push(finding('SW701', `The step id "${step.id}" may only use letters, digits, _ and -, so that \`\${steps.${step.id}.output}\` can name it.`, stepRange(ctx, step, step.id)));
+    } else if (ids.has(step.id)) {
+      findings.push(finding('SW702', `The step id "${step.id}" is used twice (steps ${ids.get(step.id)!.index + 1} and ${step.index + 1}); give each step its own id.`, stepRange(ctx, step, step.id)));
+    } else {
+      ids.set(step.id, step);
+    }
+    findings.push(...checkStepSkill(ctx, step, context.skills));
+    findings.push(...checkErrorHandling(ctx, step, context.skills));
+  }
+
+  const properties = isPlainObject(frontmatter['input_schema']) ? frontmatter['input_schema']['properties'] : undefined;
+  const inputNames = isPlainObject(properties) ? new Set(Object.keys(properties)) : undefined;
+  const edges = new Map<string, Set<string>>();
+  for (const step of steps) {
+    const deps = new Set<string>();
+    const dependsOn = step.data['depends_on'];
+    const declared = typeof dependsOn === 'string' ? [dependsOn] : Array.isArray(dependsOn) ? dependsOn : dependsOn === undefined ? [] : undefined;
+    if (!declared || declared.some((item) => typeof item !== 'string')) {
+      findings.push(finding('SW701', '`depends_on` must be a step id or a list of step ids.', stepRange(ctx, step, 'depends_on')));
+    } else {
+      for (const dep of declared as string[]) {
+        if (!ids.has(dep)) {
+          findings.push(finding('SW707', `\`depends_on\` names "${dep}", which is not a step of this workflow (steps: ${[...ids.keys()].join(', ') || 'none'}).`, stepRange(ctx, step, dep)));
+        } else {
+          deps.add(dep);
+        }
+      }
+    }
+    const strings: string[] = [];
+    collectStrings(step.data, strings, { left: WALK_BUDGET });
+    for (const text of strings) {
+      for (const match of text.matchAll(REFERENCE)) {
+        const problem = referenceProblem(match, step, ids, inputNames);
+        if (problem) {
+          findings.push(finding('SW704', problem, stepRange(ctx, step, match[0])));
+        } else {
+          const target = /^\s*steps\.([A-Za-z0-9_-]+)\./.exec(match[1]!);
+          if (target) deps.add(target[1]!);
+        }
+      }
+    }
+    if (step.id !== undefined) edges.set(step.id, deps);
+  }
+  findings.push(...findCycles(ctx, edges, ids));
+  return findings;
+}
+
+function referenceProblem(match: RegExpMatchArray, step: Step, ids: ReadonlyMap<string, Step>, inputNames: ReadonlySet<string> | undefined): string | undefined {
+  const whole = match[0];
+  const inner = match[1]!.trim();
+  const forms = 'Valid forms are ${input.<parameter>} and ${steps.<step id>.output…}.';
+  if (!whole.endsWith('}')) {
+    return `The reference "${whole}" is not closed with "}". ${forms}`;
+  }
+  const inputRef = /^input\.([A-Za-z_][\w-]*)(?:[.[].*)?$/.exec(inner);
+  if (inputRef) {
+    if (inputNames && !inputNames.has(inputRef[1]!)) {
+      return `${whole} names the input "${inputRef[1]}", which \`input_schema\` does not declare (it has: ${[...inputNames].join(', ') || 'nothing'}). Add it to input_schema.properties or fix the name.`;
+    }
+    return undefined;
+  }
+  const stepRef = /^steps\.([^.\s[]+)(\..*)?$/.exec(inner);
+  if (stepRef) {
+    const id = stepRef[1]!;
+    if (!ids.has(id)) {
+      return `${whole} refers to step "${id}", which this workflow does not declare. ${forms}`;
+    }
+    if (id === step.id) {
+      return `${whole} refers to its own step; a step can only use the output of another step.`;
+    }
+    if (!/^\.output(?:[.[].*)?$/.test(stepRef[2] ?? '')) {
+      return `${whole} must read the step's output: write \${steps.${id}.output} or \${steps.${id}.output.<field>}.`;
+    }
+    return undefined;
+  }
+  return `"${whole}" is not a reference Skillwright understands. ${forms}`;
+}
+
+function checkStepSkill(ctx: Located, step: Step, skills: RuleInput['context']['skills']): LintFinding[] {
+  const value = step.data['skill'];
+  if (typeof value !== 'string' || value.trim() === '') {
+    return [finding('SW701', `Workflow step ${step.id ?? `#${step.index + 1}`} has no \`skill\`; name the skill it runs.`, stepRange(ctx, step))];
+  }
+  const at = value.lastIndexOf('@');
+  const name = at > 0 ? value.slice(0, at) : value;
+  const pinned = at > 0 ? value.slice(at + 1) : typeof step.data['version'] === 'string' ? (step.data['version'] as string) : undefined;
+  if (!skills) {
+    return [];
+  }
+  const candidates = skills.get(name);
+  if (!candidates || candidates.length === 0) {
+    return [finding('SW703', `The workflow runs skill "${name}", but no skill of that name is installed. Fix the name or add the skill.`, stepRange(ctx, step, name))];
+  }
+  if (pinned === undefined) {
+    return [];
+  }
+  if (semver.validRange(pinned) === null) {
+    return [finding('SW705', `"${pinned}" is not a valid version range for "${name}"; write one like ^1.2.0 or >=2.0.0.`, stepRange(ctx, step, pinned))];
+  }
+  const versions = candidates.map((candidate) => candidate.version).filter((v): v is string => typeof v === 'string' && semver.valid(v) !== null);
+  if (!versions.some((version) => semver.satisfies(version, pinned))) {
+    const have = versions.length > 0 ? `installed: ${versions.join(', ')}` : 'the installed copy declares no version';
+    return [finding('SW705', `No installed version of "${name}" matches ${pinned} (${have}). Update that skill or change the range.`, stepRange(ctx, step, pinned))];
+  }
+  return [];
+}
+
+function checkErrorHandling(ctx: Located, step: Step, skills: RuleInput['context']['skills']): LintFinding[] {
+  const findings: LintFinding[] = [];
+  const strategy = step.data['error_strategy'];
+  if (strategy !== undefined && !(ERROR_STRATEGIES as readonly unknown[]).includes(strategy)) {
+    findings.push(finding('SW708', `\`error_strategy\` is ${JSON.stringify(strategy)}; use one of ${ERROR_STRATEGIES.join(', ')}.`, stepRange(ctx, step, 'error_strategy')));
+  }
+  const fallback = step.data['fallback_skill'];
+  if (strategy === 'fallback' && (typeof fallback !== 'string' || fallback.trim() === '')) {
+    findings.push(finding('SW708', '`error_strategy: fallback` needs `fallback_skill`: the skill to run when this step fails.', stepRange(ctx, step, 'error_strategy')));
+  } else if (typeof fallback === 'string' && skills && !(skills.get(fallback)?.length)) {
+    findings.push(finding('SW703', `The fallback skill "${fallback}" is not installed. Fix the name or add the skill.`, stepRange(ctx, step, fallback)));
+  }
+  const retries = step.data['max_retries'];
+  if (retries !== undefined && !(Number.isInteger(retries) && (retries as number) >= 0)) {
+    findings.push(finding('SW708', `\`max_retries\` is ${JSON.stringify(retries)}; use a whole number of 0 or more.`, stepRange(ctx, step, 'max_retries')));
+  }
+  const backoff = step.data['retry_backoff_seconds'];
+  if (backoff !== undefined && !(typeof backoff === 'number' && Number.isFinite(backoff) && backoff >= 0)) {
+    findings.push(finding('SW708', `\`retry_backoff_seconds\` is ${JSON.stringify(backoff)}; use a number of seconds, 0 or more.`, stepRange(ctx, step, 'retry_backoff_seconds')));
+  }
+  return findings;
+}
+
+/** Reports each cycle once, at the step where the search entered it. */
+function findCycles(ctx: Located, edges: ReadonlyMap<string, ReadonlySet<string>>, ids: ReadonlyMap<string, Step>): LintFinding[] {
+  const findings: LintFinding[] = [];
+  const state = new Map<string, 'active' | 'done'>();
+  // Iterative depth-first search: a generated workflow with thousands of chained steps must not
+  // overflow the stack.
+  for (const root of edges.keys()) {
+    if (state.has(root)) continue;
+    const stack: { id: string; next: Iterator<string> }[] = [{ id: root, next: (edges.get(root) ?? new Set<string>()).values() }];
+    state.set(root, 'active');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const step = top.next.next();
+      if (step.done) {
+        state.set(top.id, 'done');
+        stack.pop();
+        continue;
+      }
+      const next = step.value;
+      const seen = state.get(next);
+      if (seen === 'active') {
+        const trail = stack.map((entry) => entry.id);
+        const cycle = [...trail.slice(trail.indexOf(next)), next];
+        const target = ids.get(next)!;
+        findings.push(finding('SW706', `The steps depend on each other in a cycle: ${cycle.join(' → ')} (through depends_on and \${steps.…} references). Break it so that each step only uses earlier results.`, stepRange(ctx, target, target.id)));
+      } else if (seen === undefined) {
+        state.set(next, 'active');
+        stack.push({ id: next, next: (edges.get(next) ?? new Set<string>()).values() });
+      }
+    }
+  }
+  return findings;
+}
