@@ -1,0 +1,284 @@
+/**
+ * Retrieval quality and speed of SkillSearch over the real corpus (../shared/corpus), plus the budgeted
+ * catalog's size and build time. Run: compile, then `node <out>/bench/benchRetrieval.js`.
+ * The corpus helpers are exported for the unit test that asserts the retrieval floor.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import matter from 'gray-matter';
+import MiniSearch from 'minisearch';
+import { buildCatalog } from '../src/core/skills/skillCatalog';
+import { SkillSearch } from '../src/core/skills/skillSearch';
+import { SKILL_FILE, SUPPORT_FOLDERS } from '../src/core/skills/skillTypes';
+import type { SkillRecord } from '../src/core/skills/skillTypes';
+import { repoRoot } from '../test/repoRoot';
+
+/** The skill roots of each corpus source (SOURCES.md, "Copy rule" step 1). */
+export const CORPUS_ROOTS: readonly string[] = [
+  'anthropics-skills/skills',
+  'openai-skills/skills',
+  'awesome-copilot/skills',
+  'hermes-agent/skills',
+  'hermes-agent/optional-skills',
+];
+
+export function corpusDir(): string {
+  const dir = path.join(repoRoot(), '..', 'shared', 'corpus');
+  if (!fs.existsSync(path.join(dir, 'retrieval-dev.jsonl'))) {
+    throw new Error(`the skills corpus was not found at ${dir} (expected ../shared/corpus beside the repository)`);
+  }
+  return dir;
+}
+
+function stringList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  return [];
+}
+
+function skillDirs(dir: string, out: string[]): void {
+  const entries = fs.readdirSync(dir, { withFileTypes: true });
+  if (entries.some((e) => e.isFile() && e.name === SKILL_FILE)) out.push(dir);
+  for (const entry of entries) {
+    if (!entry.isDirectory() || (SUPPORT_FOLDERS as readonly string[]).includes(entry.name)) continue;
+    skillDirs(path.join(dir, entry.name), out);
+  }
+}
+
+/** One SkillRecord per SKILL.md of the corpus, nested skills included, in a stable order. */
+export function loadCorpusRecords(corpus: string): SkillRecord[] {
+  const records: SkillRecord[] = [];
+  for (const rootRel of CORPUS_ROOTS) {
+    const rootPath = path.join(corpus, ...rootRel.split('/'));
+    const root = { path: rootPath, scope: 'other' as const, label: rootRel, writeTarget: false };
+    const dirs: string[] = [];
+    skillDirs(rootPath, dirs);
+    for (const dir of dirs.sort()) {
+      const file = path.join(dir, SKILL_FILE);
+      const text = fs.readFileSync(file, 'utf8');
+      const readErrors: string[] = [];
+      let data: Record<string, unknown> = {};
+      let body = text;
+      try {
+        const parsed = matter(text);
+        data = parsed.data as Record<string, unknown>;
+        body = parsed.content;
+      } catch (error) {
+        readErrors.push(`frontmatter: ${(error as Error).message}`);
+      }
+      const rel = path.relative(rootPath, dir).split(path.sep).join('/');
+      const folderName = path.basename(dir);
+      const stat = fs.statSync(file);
+      records.push({
+        name: typeof data.name === 'string' && data.name.trim() ? data.name.trim() : folderName,
+        folderName,
+        dir,
+        file,
+        root,
+        scope: 'other',
+        category: rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '',
+        description: typeof data.description === 'string' ? data.description.trim() : '',
+        tags: stringList(data.tags),
+        platforms: stringList(data.platforms),
+        useCases: stringList(data.use_cases),
+        exampleQueries: stringList(data.example_queries),
+        headings: body.split(/\r?\n/).filter((l) => l.startsWith('#')).map((l) => l.replace(/^#+\s*/, '').trim()),
+        level: 0,
+        mtimeMs: stat.mtimeMs,
+        size: stat.size,
+        readErrors,
+      });
+    }
+  }
+  return records;
+}
+
+export interface RetrievalQuery {
+  readonly query: string;
+  readonly expected: readonly string[];
+  readonly kind: string;
+}
+
+export function readRetrievalQueries(file: string): RetrievalQuery[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as RetrievalQuery);
+}
+
+export interface RetrievalScores {
+  readonly queries: number;
+  readonly recallAt1: number;
+  readonly recallAt3: number;
+  readonly recallAt5: number;
+  readonly mrr: number;
+}
+
+export interface RetrievalReport extends RetrievalScores {
+  readonly byKind: Readonly<Record<string, RetrievalScores>>;
+  /** Queries whose expected skill was not in the top 5, with what came first instead. */
+  readonly misses: readonly { query: string; kind: string; rank: number; got: readonly string[] }[];
+}
+
+/** Recall@k and MRR (over the top 10) of `rank`; a hit counts when its folder is one of `expected`. */
+export function evaluateRetrieval(
+  rank: (query: string) => readonly SkillRecord[],
+  queries: readonly RetrievalQuery[],
+  corpus: string,
+): RetrievalReport {
+  const folder = (r: SkillRecord) => path.relative(corpus, r.dir).split(path.sep).join('/');
+  const ranks: { kind: string; rank: number }[] = [];
+  const misses: { query: string; kind: string; rank: number; got: string[] }[] = [];
+  for (const q of queries) {
+    const list = rank(q.query).slice(0, 10).map(folder);
+    const index = list.findIndex((f) => q.expected.includes(f));
+    const found = index < 0 ? 0 : index + 1;
+    ranks.push({ kind: q.kind, rank: found });
+    if (found === 0 || found > 5) misses.push({ query: q.query, kind: q.kind, rank: found, got: list.slice(0, 3) });
+  }
+  const score = (list: { rank: number }[]): RetrievalScores => {
+    const within = (k: number) => list.filter((r) => r.rank > 0 && r.rank <= k).length / Math.max(1, list.length);
+    const mrr = list.reduce((sum, r) => sum + (r.rank > 0 ? 1 / r.rank : 0), 0) / Math.max(1, list.length);
+    return { queries: list.length, recallAt1: within(1), recallAt3: within(3), recallAt5: within(5), mrr };
+  };
+  const byKind: Record<string, RetrievalScores> = {};
+  for (const kind of [...new Set(ranks.map((r) => r.kind))].sort()) byKind[kind] = score(ranks.filter((r) => r.kind === kind));
+  return { ...score(ranks), byKind, misses };
+}
+
+/** The issue's baseline: minisearch's defaults over name + description (no stemming, no boosts). */
+export function baselineRanker(records: readonly SkillRecord[]): (query: string) => SkillRecord[] {
+  const index = new MiniSearch<SkillRecord>({ idField: 'file', fields: ['name', 'description'] });
+  index.addAll([...records]);
+  const byFile = new Map(records.map((r) => [r.file, r]));
+  return (query) => index.search(query).map((hit) => byFile.get(hit.id as string) as SkillRecord);
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function timeQueries(search: SkillSearch, queries: readonly string[], rounds: number): { p50: number; p95: number } {
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const q of queries) {
+      const start = process.hrtime.bigint();
+      search.search(q, { top: 10 });
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+function timeIt<T>(fn: () => T): { value: T; ms: number } {
+  const start = process.hrtime.bigint();
+  const value = fn();
+  return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so synthetic records are the same every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `count` records made from the corpus vocabulary: ~20 categories, descriptions of 15–60 words. */
+export function syntheticRecords(base: readonly SkillRecord[], count: number): SkillRecord[] {
+  const random = seeded(42);
+  const words = base.flatMap((r) => r.description.split(/\s+/)).filter(Boolean);
+  const pick = () => words[Math.floor(random() * words.length)] as string;
+  const template = base[0] as SkillRecord;
+  const out: SkillRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `${pick().toLowerCase().replace(/[^a-z0-9]+/g, '')}-${pick().toLowerCase().replace(/[^a-z0-9]+/g, '')}-${i}`;
+    const category = `area-${i % 20}`;
+    const description = Array.from({ length: 15 + Math.floor(random() * 45) }, pick).join(' ');
+    const dir = path.join(template.root.path, category, name);
+    out.push({
+      ...template,
+      name,
+      folderName: name,
+      dir,
+      file: path.join(dir, SKILL_FILE),
+      category,
+      description,
+      tags: [pick(), pick()],
+      headings: [pick(), `${pick()} ${pick()}`],
+    });
+  }
+  return out;
+}
+
+function fmt(s: RetrievalScores): string {
+  const f = (n: number) => n.toFixed(3);
+  return `n=${s.queries}  recall@1 ${f(s.recallAt1)}  recall@3 ${f(s.recallAt3)}  recall@5 ${f(s.recallAt5)}  MRR ${f(s.mrr)}`;
+}
+
+function printReport(title: string, report: RetrievalReport, showMisses: boolean): void {
+  console.log(`${title}: ${fmt(report)}`);
+  for (const [kind, scores] of Object.entries(report.byKind)) console.log(`  ${kind.padEnd(10)} ${fmt(scores)}`);
+  if (showMisses) {
+    for (const miss of report.misses) {
+      console.log(`  miss (${miss.kind}, rank ${miss.rank || '>10'}): ${miss.query}\n      got: ${miss.got.join(', ')}`);
+    }
+  }
+}
+
+function main(): void {
+  const corpus = corpusDir();
+  const records = loadCorpusRecords(corpus);
+  const queries = readRetrievalQueries(path.join(corpus, 'retrieval-dev.jsonl'));
+  console.log(`corpus: ${records.length} skills, ${queries.length} queries`);
+
+  printReport('baseline (BM25, name + description)', evaluateRetrieval(baselineRanker(records), queries, corpus), false);
+  const built = timeIt(() => new SkillSearch(records));
+  const search = built.value;
+  const report = evaluateRetrieval((q) => search.search(q, { top: 10 }).map((h) => h.record), queries, corpus);
+  printReport('SkillSearch', report, true);
+
+  const texts = queries.map((q) => q.query);
+  timeQueries(search, texts, 3);
+  const latency = timeQueries(search, texts, 20);
+  console.log(`index build ${records.length}: ${built.ms.toFixed(1)} ms; search p50 ${latency.p50.toFixed(2)} ms, p95 ${latency.p95.toFixed(2)} ms`);
+
+  const synthetic = syntheticRecords(records, 10_000);
+  const bigBuilt = timeIt(() => new SkillSearch(synthetic));
+  const bigLatency = timeQueries(bigBuilt.value, texts, 5);
+  console.log(`index build 10,000 synthetic: ${bigBuilt.ms.toFixed(0)} ms; search p50 ${bigLatency.p50.toFixed(2)} ms, p95 ${bigLatency.p95.toFixed(2)} ms`);
+  const upsert = timeIt(() => {
+    for (const record of synthetic.slice(0, 100)) bigBuilt.value.upsert({ ...record, description: `${record.description} changed` });
+  });
+  console.log(`upsert at 10,000: ${(upsert.ms / 100).toFixed(3)} ms per record`);
+
+  const catalog = timeIt(() => buildCatalog(records));
+  const c = catalog.value;
+  console.log(
+    `catalog (corpus, default budget ${c.budgetTokens}): ${c.text.length} chars, ${c.tokens} tokens, ` +
+      `${c.included} with a description (${c.shortened.length} shortened), ${c.collapsed.length} categories collapsed to ` +
+      `${c.namesOnly.length} names, ${c.omitted.length} omitted; built in ${catalog.ms.toFixed(1)} ms`,
+  );
+  const unbounded = buildCatalog(records, { budgetTokens: Number.MAX_SAFE_INTEGER });
+  console.log(`catalog (corpus, no budget): ${unbounded.text.length} chars, ${unbounded.tokens} tokens`);
+  for (const budgetTokens of [10_000, 20_000, 40_000]) {
+    const b = buildCatalog(records, { budgetTokens });
+    console.log(
+      `catalog (corpus, budget ${budgetTokens}): ${b.tokens} tokens, ${b.included} with a description ` +
+        `(${b.shortened.length} shortened), ${b.collapsed.length} categories collapsed, ${b.omitted.length} omitted`,
+    );
+  }
+  for (let i = 0; i < 3; i++) buildCatalog(synthetic);
+  const bigCatalog = timeIt(() => buildCatalog(synthetic));
+  console.log(
+    `catalog (10,000 synthetic, default budget): ${bigCatalog.value.tokens} tokens, ${bigCatalog.value.omitted.length} omitted; built in ${bigCatalog.ms.toFixed(1)} ms`,
+  );
+}
+
+if (require.main === module) main();

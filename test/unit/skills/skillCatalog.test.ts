@@ -1,0 +1,254 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import {
+  buildCatalog,
+  catalogLine,
+  DEFAULT_CATALOG_BUDGET,
+  firstSentence,
+  SHORT_DESCRIPTION_CHARS,
+  shortenDescription,
+} from '../../../src/core/skills/skillCatalog';
+import type { CatalogResult } from '../../../src/core/skills/skillCatalog';
+import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+import { estimateTokens } from '../../../src/core/skills/tokenEstimate';
+
+const rootPath = path.join(path.sep, 'skills');
+
+function skill(name: string, description: string, category = '', extra: Partial<SkillRecord> = {}): SkillRecord {
+  const dir = path.join(rootPath, category, name);
+  return {
+    name,
+    folderName: name,
+    dir,
+    file: path.join(dir, 'SKILL.md'),
+    root: { path: rootPath, scope: 'project', label: '.agents/skills', writeTarget: true },
+    scope: 'project',
+    category,
+    description,
+    tags: [],
+    platforms: [],
+    useCases: [],
+    exampleQueries: [],
+    headings: [],
+    level: 0,
+    mtimeMs: 0,
+    size: 0,
+    readErrors: [],
+    ...extra,
+  };
+}
+
+/** Deterministic pseudo-random numbers, so a failing case can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['deploy', 'the', 'service', 'Kubernetes', 'résumé', 'データ', 'graph', 'e.g.', 'Use', 'when', 'tests', '🙂', 'API', 'x'];
+
+function randomSkills(random: () => number, count: number): SkillRecord[] {
+  const pick = (list: readonly string[]) => list[Math.floor(random() * list.length)] as string;
+  return Array.from({ length: count }, (_, i) => {
+    const sentences = Array.from({ length: Math.floor(random() * 4) }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 25) }, () => pick(WORDS)).join(' '),
+    );
+    const description = sentences.map((s) => `${s[0]?.toUpperCase()}${s.slice(1)}.`).join(' ');
+    return skill(`skill-${i}-${pick(WORDS).toLowerCase()}`, description, pick(['', 'devops', 'devops/k8s', 'data', 'writing', 'ml/eval']));
+  });
+}
+
+/** Every skill is listed with a description, listed by name only, or reported omitted: exactly one. */
+function assertAccounted(result: CatalogResult, records: readonly SkillRecord[], context: string): void {
+  const described = result.text.split('\n').filter((line) => line.startsWith('- ')).length;
+  assert.equal(result.included, described, context);
+  assert.equal(result.included + result.namesOnly.length + result.omitted.length, records.length, context);
+}
+
+const small = [
+  skill('deploy-app', 'Deploy a service to the cluster with Helm. Checks the rollout afterwards.', 'devops/k8s'),
+  skill('release-notes', 'Draft release notes from merged pull requests.'),
+  skill('sql-review', 'Review SQL queries for correctness and performance.', 'data'),
+  skill('docker-compose', 'Write docker compose files.\nUse for local multi-container setups.', 'devops'),
+];
+
+describe('catalogLine', () => {
+  it('shows one skill as "- name: description" on one line', () => {
+    assert.equal(catalogLine(small[3] as SkillRecord), '- docker-compose: Write docker compose files. Use for local multi-container setups.');
+    assert.equal(catalogLine(skill('bare', '  ')), '- bare');
+    assert.equal(catalogLine(skill('  spaced\tname ', 'a\u0000b')), '- spaced name: a b');
+  });
+});
+
+describe('buildCatalog', () => {
+  it('groups skills by category in a fixed format that tells the model how to reach the rest', () => {
+    const result = buildCatalog(small);
+    assert.equal(
+      result.text,
+      [
+        '## Skills',
+        '',
+        'Skills hold instructions for recurring tasks. When a task matches a skill below, load it with skill_view(name) before acting; skill_view(name, file_path) opens a file the skill links to.',
+        'List every skill with skills_list(), or search them with skills_list(query="<words>").',
+        '',
+        '### (top level)',
+        '- release-notes: Draft release notes from merged pull requests.',
+        '',
+        '### data',
+        '- sql-review: Review SQL queries for correctness and performance.',
+        '',
+        '### devops',
+        '- docker-compose: Write docker compose files. Use for local multi-container setups.',
+        '',
+        '### devops/k8s',
+        '- deploy-app: Deploy a service to the cluster with Helm. Checks the rollout afterwards.',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(result.tokens, estimateTokens(result.text));
+    assert.equal(result.budgetTokens, DEFAULT_CATALOG_BUDGET);
+    assert.equal(result.included, 4);
+    assert.deepEqual([result.shortened, result.collapsed, result.namesOnly, result.omitted], [[], [], [], []]);
+  });
+
+  it('gives byte-identical text for the same skills in any order, whatever the usage', () => {
+    const records = randomSkills(seeded(7), 60);
+    const reversed = [...records].reverse();
+    const usage = { [records[3]?.name as string]: { uses: 9 } };
+    for (const budget of [200, 800, 5000]) {
+      assert.equal(buildCatalog(records, { budgetTokens: budget }).text, buildCatalog(reversed, { budgetTokens: budget }).text);
+    }
+    assert.equal(buildCatalog(records, { usage }).text, buildCatalog(reversed, { usage }).text);
+  });
+
+  it('never exceeds the budget, and accounts for every skill, over many sizes and budgets', () => {
+    const random = seeded(42);
+    for (let round = 0; round < 40; round++) {
+      const records = randomSkills(random, Math.floor(random() * 80));
+      for (const budget of [0, 1, 5, 20, 40, 60, 100, 150, 230, 400, 700, 1000, 1600, 3000, 10_000]) {
+        const jittered = budget + Math.floor(random() * 7);
+        const result = buildCatalog(records, { budgetTokens: jittered });
+        const context = `round ${round}, ${records.length} skills, budget ${jittered}`;
+        assert.ok(result.tokens <= jittered, `${context}: ${result.tokens} tokens`);
+        assert.equal(result.tokens, estimateTokens(result.text), context);
+        assertAccounted(result, records, context);
+      }
+    }
+  });
+
+  it('shortens descriptions first: the least used skills to their first sentence', () => {
+    const records = [
+      skill('alpha', 'Alpha does the first thing. Then it explains a lot more about the first thing.'),
+      skill('beta', 'Beta does the second thing. Then it explains a lot more about the second thing.'),
+    ];
+    const full = buildCatalog(records);
+    const result = buildCatalog(records, { budgetTokens: full.tokens - 3, usage: { alpha: { uses: 4 } } });
+    assert.deepEqual(result.shortened, ['beta']);
+    assert.ok(result.text.includes('- beta: Beta does the second thing.\n'));
+    assert.ok(result.text.includes(catalogLine(records[0] as SkillRecord)));
+    assert.deepEqual([result.collapsed, result.omitted], [[], []]);
+  });
+
+  it('then cuts long first sentences to a fixed length with an ellipsis', () => {
+    const long = `Handles ${'very '.repeat(40)}long things`;
+    const records = [skill('long-one', long), skill('other', long)];
+    const result = buildCatalog(records, { budgetTokens: buildCatalog(records).tokens - 20 });
+    assert.ok(result.shortened.length > 0);
+    const line = result.text.split('\n').find((l) => l.startsWith('- other')) as string;
+    assert.ok(line.endsWith('…') && line.length <= '- other: '.length + SHORT_DESCRIPTION_CHARS, line);
+  });
+
+  it('then reduces rarely used categories to names, and says so', () => {
+    const records = randomSkills(seeded(3), 40);
+    const hot = records.find((r) => r.category === 'data') as SkillRecord;
+    const budget = 700;
+    const result = buildCatalog(records, { budgetTokens: budget, usage: { [hot.name]: { uses: 50, lastUsed: 1 } } });
+    assert.ok(result.collapsed.length > 0, JSON.stringify(result.collapsed));
+    assert.ok(!result.collapsed.includes('data'), 'the used category keeps its descriptions');
+    assert.deepEqual(result.omitted, []);
+    assert.ok(result.text.includes('(names only)'));
+    assert.match(result.text, /Categories marked "\(names only\)" list skills without descriptions/);
+    const collapsedLine = result.text.split('\n').find((l) => l.endsWith(' (names only)')) as string;
+    assert.ok(collapsedLine.startsWith('### '));
+  });
+
+  it('last leaves out the least used skills, names them, and tells the model how to find them', () => {
+    const records = randomSkills(seeded(5), 200);
+    const favourite = records[150] as SkillRecord;
+    const result = buildCatalog(records, { budgetTokens: 300, usage: { [favourite.name]: { uses: 3 } } });
+    assert.ok(result.omitted.length > 0);
+    assert.ok(!result.omitted.includes(favourite.name), 'a used skill stays listed');
+    assert.ok(result.text.includes(`${result.omitted.length} more skills are not listed here; find them with skills_list(query="<words>")`));
+    for (const name of result.omitted) assert.ok(!result.text.includes(name), name);
+    // Without usage, names later in code-unit order go first.
+    const plain = buildCatalog(records, { budgetTokens: 300 });
+    const kept = records.map((r) => r.name).filter((n) => !plain.omitted.includes(n)).sort();
+    assert.ok(plain.omitted.every((n) => n > (kept[kept.length - 1] as string)));
+  });
+
+  it('falls back to a one-line pointer, then to nothing, when the budget is tiny', () => {
+    const pointer = buildCatalog(small, { budgetTokens: 30 });
+    assert.equal(pointer.text, '## Skills\n4 skills are available: skills_list() lists them, skills_list(query="<words>") searches them.\n');
+    assert.equal(pointer.omitted.length, 4);
+    assert.deepEqual(buildCatalog(small, { budgetTokens: 3 }).text, '');
+    assert.deepEqual(buildCatalog(small, { budgetTokens: -5 }).text, '');
+    assert.equal(buildCatalog(small, { budgetTokens: Number.NaN }).budgetTokens, DEFAULT_CATALOG_BUDGET);
+  });
+
+  it('leaves out shadowed, disabled and platform-hidden skills, and is empty without skills', () => {
+    const hidden = [
+      skill('shadowed', 'x', '', { shadowedBy: '/p/SKILL.md' }),
+      skill('off', 'x', '', { disabled: true }),
+      skill('windows-only', 'x', '', { platformHidden: true }),
+    ];
+    const result = buildCatalog([...small, ...hidden]);
+    assert.equal(result.text, buildCatalog(small).text);
+    assert.deepEqual(buildCatalog([]), { text: '', tokens: 0, budgetTokens: 3000, included: 0, shortened: [], collapsed: [], namesOnly: [], omitted: [] });
+  });
+});
+
+describe('firstSentence and shortenDescription', () => {
+  it('ends the first sentence before a capital, skipping abbreviations', () => {
+    assert.equal(firstSentence('Formats code. Use it before commits.'), 'Formats code.');
+    assert.equal(firstSentence('Handles files, e.g. PDF and Word. Use for exports.'), 'Handles files, e.g. PDF and Word.');
+    assert.equal(firstSentence('Version 2.0 is supported. More text.'), 'Version 2.0 is supported.');
+    assert.equal(firstSentence('no sentence end here'), 'no sentence end here');
+  });
+
+  it('cuts at a word boundary and never splits a surrogate pair', () => {
+    assert.equal(shortenDescription('short', 80), 'short');
+    assert.equal(shortenDescription('one two three four five six', 15), 'one two three…');
+    const emoji = shortenDescription('🙂'.repeat(20), 8);
+    assert.ok(emoji.endsWith('…') && !/[\ud800-\udbff]…$/.test(emoji), emoji);
+  });
+});
+
+describe('estimateTokens', () => {
+  it('never counts fewer tokens than a quarter of the characters', () => {
+    const random = seeded(11);
+    for (let i = 0; i < 500; i++) {
+      const length = Math.floor(random() * 400);
+      const text = Array.from({ length }, () => String.fromCharCode(32 + Math.floor(random() * 95))).join('');
+      assert.ok(estimateTokens(text) >= Math.ceil(text.length / 4), JSON.stringify(text));
+    }
+    assert.ok(estimateTokens('データ分析🙂') >= Math.ceil('データ分析🙂'.length / 4));
+  });
+
+  it('counts each non-ASCII character as a token and adds up across joins', () => {
+    assert.equal(estimateTokens(''), 0);
+    assert.equal(estimateTokens('abcd'), 1);
+    assert.equal(estimateTokens('abcde'), 2);
+    assert.equal(estimateTokens('データ'), 3);
+    assert.equal(estimateTokens('🙂'), 1);
+    const random = seeded(13);
+    for (let i = 0; i < 200; i++) {
+      const a = WORDS.slice(0, Math.floor(random() * WORDS.length)).join(' ');
+      const b = WORDS.slice(Math.floor(random() * WORDS.length)).join('-');
+      assert.ok(estimateTokens(a + b) <= estimateTokens(a) + estimateTokens(b));
+    }
+  });
+});

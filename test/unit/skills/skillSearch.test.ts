@@ -1,0 +1,186 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { corpusDir, evaluateRetrieval, loadCorpusRecords, readRetrievalQueries } from '../../../bench/benchRetrieval';
+import { queryTerms, searchTerms } from '../../../src/core/skills/searchText';
+import { SkillSearch } from '../../../src/core/skills/skillSearch';
+import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+
+const rootPath = path.join(path.sep, 'skills');
+
+function skill(name: string, description: string, extra: Partial<SkillRecord> = {}): SkillRecord {
+  const dir = path.join(rootPath, extra.category ?? '', name);
+  return {
+    name,
+    folderName: name,
+    dir,
+    file: path.join(dir, 'SKILL.md'),
+    root: { path: rootPath, scope: 'project', label: '.agents/skills', writeTarget: true },
+    scope: 'project',
+    category: '',
+    description,
+    tags: [],
+    platforms: [],
+    useCases: [],
+    exampleQueries: [],
+    headings: [],
+    level: 0,
+    mtimeMs: 0,
+    size: 0,
+    readErrors: [],
+    ...extra,
+  };
+}
+
+const records = [
+  skill('docker-compose', 'Write and debug docker compose files for local multi-container development.'),
+  skill('deploy-app', 'Deploy a service to the Kubernetes cluster with Helm and check the rollout.', { category: 'devops/k8s' }),
+  skill('publish-to-pages', 'Publish a static site or presentation to GitHub Pages.'),
+  skill('nextjs', 'Build React apps with the Next framework: routing, server components, caching.'),
+  skill('release-notes', 'Draft release notes from merged pull requests and conventional commits.', {
+    useCases: ['summarize what changed since the last tag'],
+    exampleQueries: ['what went into this version?'],
+  }),
+  skill('sql-review', 'Review SQL queries for correctness and performance; suggests indexes.', { tags: ['database', 'postgres'] }),
+  skill('image-resize', 'Resize, crop and convert images in bulk with ImageMagick.', { headings: ['Thumbnails', 'WebP output'] }),
+];
+
+function names(hits: readonly { record: SkillRecord }[]): string[] {
+  return hits.map((h) => h.record.name);
+}
+
+describe('SkillSearch', () => {
+  it('ranks the skill whose name matches first, also for a hyphenated name typed as words', () => {
+    const search = new SkillSearch(records);
+    assert.equal(names(search.search('docker compose'))[0], 'docker-compose');
+    assert.equal(names(search.search('publish to pages'))[0], 'publish-to-pages');
+    assert.equal(names(search.search('Next.js caching'))[0], 'nextjs');
+  });
+
+  it('matches other word forms through stemming ("deploying" finds "Deploy")', () => {
+    const search = new SkillSearch(records);
+    const hits = search.search('deploying');
+    assert.equal(names(hits)[0], 'deploy-app');
+    // `matched` holds normalized (stemmed) query terms, the same form searchTerms gives the record's text.
+    assert.deepEqual(hits[0]?.matched, searchTerms('Deploy'));
+    assert.ok(hits[0]?.fields.includes('name') && hits[0]?.fields.includes('description'));
+    assert.equal(names(search.search('reviewed queries'))[0], 'sql-review');
+  });
+
+  it('searches tags, use cases, example queries, headings and the category', () => {
+    const search = new SkillSearch(records);
+    assert.equal(names(search.search('postgres'))[0], 'sql-review');
+    assert.equal(names(search.search('summarize changes since the last tag'))[0], 'release-notes');
+    assert.equal(names(search.search('webp thumbnails'))[0], 'image-resize');
+    assert.equal(names(search.search('k8s'))[0], 'deploy-app');
+    assert.deepEqual(search.search('postgres')[0]?.fields, ['tags']);
+  });
+
+  it('ignores stop words, so a request phrased as a sentence still finds the skill', () => {
+    const search = new SkillSearch(records);
+    assert.deepEqual(queryTerms('I want you to help me with the docker compose file', 64), ['help', 'docker', 'compos', 'file']);
+    assert.equal(names(search.search('could you please write the release notes for me'))[0], 'release-notes');
+  });
+
+  it('removes a skill by its file, and ignores an unknown file', () => {
+    const search = new SkillSearch(records);
+    const target = records[0] as SkillRecord;
+    search.remove(target.file);
+    assert.equal(search.size, records.length - 1);
+    assert.ok(!names(search.search('docker compose')).includes('docker-compose'));
+    search.remove(target.file);
+    search.remove(path.join(rootPath, 'nowhere', 'SKILL.md'));
+    assert.equal(search.size, records.length - 1);
+  });
+
+  it('upsert replaces the record with the same file: old words stop matching, new ones match', () => {
+    const search = new SkillSearch(records);
+    const old = records[5] as SkillRecord;
+    search.upsert({ ...old, description: 'Audit GraphQL schemas for breaking changes.', tags: [] });
+    assert.equal(search.size, records.length);
+    assert.ok(!names(search.search('postgres indexes')).includes('sql-review'));
+    assert.equal(names(search.search('graphql schema'))[0], 'sql-review');
+    assert.equal(search.search('graphql schema')[0]?.record.description, 'Audit GraphQL schemas for breaking changes.');
+    search.upsert(skill('graphql-lint', 'Lint GraphQL schemas.'));
+    assert.equal(search.size, records.length + 1);
+  });
+
+  it('setAll replaces everything, and a repeated file counts once', () => {
+    const search = new SkillSearch(records);
+    search.setAll([records[1] as SkillRecord, records[1] as SkillRecord]);
+    assert.equal(search.size, 1);
+    assert.deepEqual(search.search('docker'), []);
+    assert.equal(names(search.search('helm'))[0], 'deploy-app');
+  });
+
+  it('returns [] for empty, stop-word-only or garbage queries without throwing', () => {
+    const search = new SkillSearch(records);
+    for (const query of ['', '   ', '!!! ??? ---', 'the of and to', '\u0000\u0001', '🙂🙃']) {
+      assert.deepEqual(search.search(query), [], JSON.stringify(query));
+    }
+    assert.deepEqual(search.search(undefined as unknown as string), []);
+    assert.deepEqual(new SkillSearch().search('docker'), []);
+  });
+
+  it('answers a 10,000-character query, keeping at most 64 distinct terms', () => {
+    const search = new SkillSearch(records);
+    const words = Array.from({ length: 1500 }, (_, i) => `word${i}`);
+    const query = `docker ${words.join(' ')}`.slice(0, 10_000);
+    assert.equal(query.length, 10_000);
+    assert.equal(queryTerms(query, 64).length, 64);
+    assert.equal(names(search.search(query))[0], 'docker-compose');
+    assert.ok(Array.isArray(search.search('x'.repeat(10_000))));
+  });
+
+  it('honours top and filter, and orders equal scores by name', () => {
+    const twins = [skill('b-twin', 'Format YAML files.'), skill('a-twin', 'Format YAML files.'), ...records];
+    const search = new SkillSearch(twins);
+    assert.deepEqual(names(search.search('format yaml')), ['a-twin', 'b-twin']);
+    assert.deepEqual(names(search.search('format yaml', { top: 1 })), ['a-twin']);
+    assert.deepEqual(search.search('format yaml', { top: 0 }), []);
+    assert.deepEqual(names(search.search('format yaml', { filter: (r) => r.name !== 'a-twin' })), ['b-twin']);
+  });
+
+  it('folds accents and splits compounds into parts plus a glued form', () => {
+    assert.deepEqual(searchTerms('Café'), ['cafe']);
+    assert.deepEqual(searchTerms('publish-to-pages'), ['publish', 'page', 'publishtopages']);
+    assert.deepEqual(searchTerms('p5.js'), ['p5', 'js', 'p5js']);
+  });
+
+  describe('similar', () => {
+    it('finds the skill a draft duplicates, and scores the same name as 1', () => {
+      const search = new SkillSearch(records);
+      const hits = search.similar({ name: 'k8s-deploy', description: 'Deploy a service to Kubernetes with Helm, then check the rollout.' });
+      assert.equal(names(hits)[0], 'deploy-app');
+      assert.ok((hits[0]?.score ?? 0) >= 0.5, `score ${hits[0]?.score}`);
+      assert.ok(hits[0]?.matched.includes('helm'));
+      const same = search.similar({ name: 'Docker-Compose', description: 'Something else entirely.' });
+      assert.equal(names(same)[0], 'docker-compose');
+      assert.equal(same[0]?.score, 1);
+    });
+
+    it('finds nothing for an unrelated draft or an empty one', () => {
+      const search = new SkillSearch(records);
+      assert.deepEqual(search.similar({ name: 'order-pizza', description: 'Order pizza for the office party on Friday.' }), []);
+      assert.deepEqual(search.similar({ name: '', description: '' }), []);
+      assert.deepEqual(search.similar({ name: 'x', description: 'y', body: '# Heading\n```\n# not a heading\n```' }), []);
+    });
+  });
+});
+
+describe('SkillSearch on the real corpus', () => {
+  it('finds the expected skill of the dev queries in the top 5 for at least 80% of them', function () {
+    this.timeout(60_000);
+    const corpus = corpusDir();
+    const all = loadCorpusRecords(corpus);
+    assert.equal(all.length, 612, 'the corpus should hold 612 skills (SOURCES.md)');
+    const queries = readRetrievalQueries(path.join(corpus, 'retrieval-dev.jsonl'));
+    assert.ok(queries.length >= 40, `only ${queries.length} queries`);
+    const search = new SkillSearch(all);
+    const report = evaluateRetrieval((q) => search.search(q, { top: 10 }).map((h) => h.record), queries, corpus);
+    const summary = `recall@1 ${report.recallAt1.toFixed(3)}, recall@5 ${report.recallAt5.toFixed(3)}, MRR ${report.mrr.toFixed(3)}`;
+    // Measured: recall@1 0.833, recall@3 0.857, recall@5 0.857, MRR 0.852 (bench/benchRetrieval.ts).
+    assert.ok(report.recallAt5 >= 0.8, summary);
+    assert.ok(report.recallAt1 >= 0.7, summary);
+    assert.equal(report.byKind.keyword?.recallAt1, 1, summary);
+  });
+});
