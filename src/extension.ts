@@ -2,10 +2,15 @@ import type * as vscode from 'vscode';
 import type { SkillwrightApi } from './host/activateSkillwright';
 import { activateSkillwright } from './host/activateSkillwright';
 
+let api: SkillwrightApi | undefined;
+
 export function activate(context: vscode.ExtensionContext): SkillwrightApi {
-  return activateSkillwright(context);
+  api = activateSkillwright(context);
+  return api;
 }
 
-export function deactivate(): void {
-  // Everything is owned by context.subscriptions and released by VS Code.
+export async function deactivate(): Promise<void> {
+  // Registrations are released by context.subscriptions; only unsaved state needs a last write.
+  await api?.shutdown();
+  api = undefined;
 }

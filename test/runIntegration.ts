@@ -14,7 +14,24 @@ import { repoRoot } from './repoRoot';
 
 const root = repoRoot();
 const suite = path.join(root, 'out', 'test', 'integration', 'index.js');
-const userSettings = { 'skillwright.model.baseUrl': 'http://127.0.0.1:9/v1', 'skillwright.model.name': 'scripted-model' };
+/** An extra skill folder holding a copy of a sample skill, so shadowing is exercised. */
+function makeExtraRoot(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-extra-'));
+  const skill = path.join(dir, 'write-changelog-entry');
+  fs.mkdirSync(skill);
+  fs.writeFileSync(
+    path.join(skill, 'SKILL.md'),
+    '---\nname: write-changelog-entry\ndescription: A team copy of the changelog skill. Use when writing a changelog.\n---\n\n# Team copy\n',
+  );
+  return dir;
+}
+
+const extraRoot = makeExtraRoot();
+const userSettings = {
+  'skillwright.model.baseUrl': 'http://127.0.0.1:9/v1',
+  'skillwright.model.name': 'scripted-model',
+  'skillwright.skills.extraRoots': [extraRoot],
+};
 const timeoutMs = Number(process.env.SKILLWRIGHT_INTEGRATION_TIMEOUT_MS ?? 300_000);
 
 async function waitForReport(file: string, isAlive: () => string | undefined): Promise<IntegrationReport> {
@@ -102,7 +119,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`Integration tests could not run: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+main()
+  .finally(() => fs.rmSync(extraRoot, { recursive: true, force: true }))
+  .catch((error: unknown) => {
+    console.error(`Integration tests could not run: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });

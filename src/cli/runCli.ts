@@ -1,33 +1,72 @@
 /** The `skillwright` command line: a thin layer over core, for CI jobs and scripts. */
+import type { ParsedArgs } from './cliArgs';
+import { parseArgs, UsageError } from './cliArgs';
+import type { CliEnv } from './cliCommands';
+import { catalogCommand, lintCommand, listCommand, searchCommand, viewCommand } from './cliCommands';
 
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
+export type { CliEnv } from './cliCommands';
 
-export const CLI_USAGE = `Usage: skillwright [options]
+export const CLI_USAGE = `Usage: skillwright <command> [options]
 
-Skillwright's command line, for CI jobs and scripts that work with agent skills.
+Work with agent skills (folders with a SKILL.md) from a terminal or CI.
+
+Commands:
+  lint [DIR...]             check every SKILL.md; exit 1 on errors (--strict: also on warnings)
+  list [DIR...]             list the skills (--all: also shadowed and hidden ones)
+  catalog [DIR...]          print the skills catalog the model sees (--budget N tokens, default 3000)
+  search <query>            rank skills for a request (--top K, default 5)
+  view <name> [file]        print a skill's SKILL.md, or one of its linked files
+
+Skill folders are given as DIR arguments or repeated --root DIR; with none, the current folder's
+.agents/skills, .github/skills and .claude/skills and the user folders (~/.agents/skills, …) are used.
 
 Options:
+  --root DIR      add a skill folder (repeatable)
+  --json          machine-readable output (shapes in docs/cli.md)
   -v, --version   print the version and exit
   -h, --help      print this help and exit
-
-Skill commands (lint, list, catalog, search, view, scan) are not available in this version.
 `;
 
+type Command = (args: ParsedArgs, env: CliEnv) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  lint: lintCommand,
+  list: listCommand,
+  catalog: catalogCommand,
+  search: searchCommand,
+  view: viewCommand,
+};
+
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
-export function runCli(args: readonly string[], version: string, io: CliIo): number {
-  if (args.length === 0 || args.includes('-h') || args.includes('--help')) {
-    io.stdout(CLI_USAGE);
-    return args.length === 0 ? 2 : 0;
+export async function runCli(argv: readonly string[], version: string, env: CliEnv): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    env.stderr(`skillwright: ${(error as Error).message}. Run "skillwright --help" for the options.\n`);
+    return 2;
   }
-  if (args.includes('-v') || args.includes('--version')) {
-    io.stdout(`${version}\n`);
+  if (args.flags.has('--version') || args.flags.has('-v')) {
+    env.stdout(`${version}\n`);
     return 0;
   }
-  const first = args[0] ?? '';
-  const what = first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`;
-  io.stderr(`skillwright: ${what}. Run "skillwright --help" for what is available.\n`);
-  return 2;
+  if (args.command === undefined || args.flags.has('--help') || args.flags.has('-h')) {
+    env.stdout(CLI_USAGE);
+    return args.command === undefined && !args.flags.has('--help') && !args.flags.has('-h') ? 2 : 0;
+  }
+  const command = COMMANDS[args.command];
+  if (!command) {
+    env.stderr(`skillwright: unknown command "${args.command}". Run "skillwright --help" for what is available.\n`);
+    return 2;
+  }
+  try {
+    return await command(args, env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      env.stderr(`skillwright ${args.command}: ${error.message}\n`);
+      return 2;
+    }
+    env.stderr(`skillwright ${args.command} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 3;
+  }
 }

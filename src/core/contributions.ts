@@ -7,6 +7,7 @@ export const COMMANDS = {
   openPanel: 'skillwright.openPanel',
   showLogs: 'skillwright.showLogs',
   openSettings: 'skillwright.openSettings',
+  reindexSkills: 'skillwright.reindexSkills',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;
@@ -22,6 +23,10 @@ export const SETTINGS = {
   section: 'skillwright',
   modelBaseUrl: 'model.baseUrl',
   modelName: 'model.name',
+  extraRoots: 'skills.extraRoots',
+  disabledRoots: 'skills.disabledRoots',
+  disabledSkills: 'skills.disabled',
+  catalogBudget: 'catalog.budgetTokens',
 } as const;
 
 export const OUTPUT_CHANNEL_NAME = 'Skillwright';

@@ -3,7 +3,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { DirEntry, EntryType, FileStat, FileSystemPort } from './fileSystemPort';
 
-function typeOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
+/** The entry type of a Dirent or Stats. */
+export function typeOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   if (entry.isSymbolicLink()) return 'symlink';
   if (entry.isDirectory()) return 'directory';
   if (entry.isFile()) return 'file';

@@ -6,6 +6,9 @@ import { DisposableStore } from '../core/disposableStore';
 import { describeError } from '../core/logger';
 import { createOutputLogger } from './outputLogger';
 import { PanelViewProvider } from './panelViewProvider';
+import { SkillCodeActions } from './skillCodeActions';
+import { SkillDiagnostics } from './skillDiagnostics';
+import { SkillService } from './skillService';
 import { StatusCollector } from './statusCollector';
 
 /** What the extension exports to other extensions and to its own integration tests. */
@@ -14,6 +17,10 @@ export interface SkillwrightApi {
   readonly activationMs: number;
   readonly panel: PanelViewProvider;
   readonly status: StatusCollector;
+  readonly skills: SkillService;
+  readonly diagnostics: SkillDiagnostics;
+  /** Saves what must survive a restart; called from deactivate(). */
+  shutdown(): Promise<void>;
 }
 
 export function activateSkillwright(context: vscode.ExtensionContext): SkillwrightApi {
@@ -25,7 +32,22 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   context.subscriptions.push(store);
 
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  const status = new StatusCollector(version, logger);
+  const skills = store.add(new SkillService(context.globalStorageUri.fsPath, logger));
+  const diagnostics = store.add(new SkillDiagnostics(skills, logger));
+  store.add(
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file', pattern: '**/SKILL.md' }, new SkillCodeActions(diagnostics), {
+      providedCodeActionKinds: SkillCodeActions.kinds,
+    }),
+  );
+  // The index loads in the background: activation must stay fast, and the panel shows it once ready.
+  void skills
+    .start()
+    .then(() => {
+      panel.refresh();
+      return diagnostics.lintAll();
+    })
+    .catch((error: unknown) => logger.error(`Loading skills failed: ${describeError(error)}`));
+  const status = new StatusCollector(version, logger, skills);
   const panel = store.add(new PanelViewProvider(context.extensionUri, status, logger));
   store.add(
     vscode.window.registerWebviewViewProvider(VIEWS.panel, panel, {
@@ -38,6 +60,13 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     [COMMANDS.openPanel]: () => vscode.commands.executeCommand(`${VIEWS.panel}.focus`),
     [COMMANDS.showLogs]: () => channel.show(true),
     [COMMANDS.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`),
+    [COMMANDS.reindexSkills]: () =>
+      vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
+        await skills.reindex();
+        const count = skills.skillIndex.all().length;
+        logger.info(`Reindexed: ${count} skill(s)`);
+        void vscode.window.setStatusBarMessage(`Skillwright: ${count} skill(s) indexed`, 4_000);
+      }),
   };
   for (const [id, handler] of Object.entries(handlers)) {
     store.add(
@@ -57,13 +86,24 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     logger.debug(`Status changed: ${reason}`);
     panel.refresh();
   };
-  store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => refresh('workspace folders')));
-  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => refresh('workspace trusted')));
+  const reconfigure = (reason: string) => {
+    refresh(reason);
+    void skills.reconfigure().catch((error: unknown) => logger.error(`Updating skill folders failed: ${describeError(error)}`));
+  };
+  store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => reconfigure('workspace folders')));
+  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => reconfigure('workspace trusted')));
   store.add(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(SETTINGS.section)) {
-        refresh('settings');
+        reconfigure('settings');
       }
+    }),
+  );
+  store.add(skills.onDidChange(() => refresh('skills')));
+  store.add(
+    vscode.window.onDidChangeWindowState((state) => {
+      // Watchers miss events; coming back to the window is a cheap moment to check the disk.
+      if (state.focused) void skills.validate().catch((error: unknown) => logger.warn(`Skill validation failed: ${describeError(error)}`));
     }),
   );
 
@@ -71,5 +111,5 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status };
+  return { activationMs, panel, status, skills, diagnostics, shutdown: () => skills.flush() };
 }

@@ -4,15 +4,17 @@ import { SETTINGS } from '../core/contributions';
 import type { Logger } from '../core/logger';
 import { describeError } from '../core/logger';
 import { describeModelSettings } from '../core/modelStatus';
-import { skillRootCandidates } from '../core/skillRoots';
+import { configuredRoots } from '../core/skills/configuredRoots';
 import { presetForBaseUrl } from '../providers/modelPresets';
-import type { PanelStatus, SkillRootStatus } from '../shared/protocol';
+import type { PanelStatus, SkillRootStatus, SkillsSummary } from '../shared/protocol';
+import type { SkillService } from './skillService';
 
 /** Gathers what the status page shows, from VS Code's state and the file system. */
 export class StatusCollector {
   constructor(
     private readonly extensionVersion: string,
     private readonly logger: Logger,
+    private readonly skills?: SkillService,
   ) {}
 
   async collect(): Promise<PanelStatus> {
@@ -21,7 +23,13 @@ export class StatusCollector {
       fsPath: folder.uri.fsPath,
       uri: folder.uri,
     }));
-    const roots = skillRootCandidates(folders, os.homedir());
+    const config = vscode.workspace.getConfiguration(SETTINGS.section);
+    const { roots } = configuredRoots(folders, os.homedir(), {
+      extraRoots: config.get<string[]>(SETTINGS.extraRoots, []),
+      disabledRoots: config.get<string[]>(SETTINGS.disabledRoots, []),
+    });
+    const summary = this.skillsSummary();
+    const counts = this.countsByRoot();
     const skillRoots: SkillRootStatus[] = await Promise.all(
       roots.map(async (root) => ({
         label: root.label,
@@ -29,10 +37,10 @@ export class StatusCollector {
         scope: root.scope,
         exists: await this.isDirectory(vscode.Uri.file(root.path)),
         ...(root.folder !== undefined ? { folder: root.folder } : {}),
+        ...(counts ? { skillCount: counts.get(root.path) ?? 0 } : {}),
       })),
     );
 
-    const config = vscode.workspace.getConfiguration(SETTINGS.section);
     const settings = {
       baseUrl: config.get<string>(SETTINGS.modelBaseUrl, '') ?? '',
       model: config.get<string>(SETTINGS.modelName, '') ?? '',
@@ -46,6 +54,40 @@ export class StatusCollector {
       trusted: vscode.workspace.isTrusted,
       skillRoots,
       model,
+      ...(summary ? { skills: summary } : {}),
+    };
+  }
+
+  private loaded(): boolean {
+    return this.skills?.skillIndex !== undefined;
+  }
+
+  private countsByRoot(): Map<string, number> | undefined {
+    if (!this.skills || !this.loaded()) return undefined;
+    const counts = new Map<string, number>();
+    for (const record of this.skills.skillIndex.all()) counts.set(record.root.path, (counts.get(record.root.path) ?? 0) + 1);
+    return counts;
+  }
+
+  private skillsSummary(): SkillsSummary | undefined {
+    if (!this.skills || !this.loaded()) return undefined;
+    const all = this.skills.skillIndex.all();
+    const catalog = this.skills.catalog();
+    return {
+      total: all.length,
+      active: this.skills.skillIndex.active().length,
+      shadowed: all.filter((r) => r.shadowedBy !== undefined).length,
+      hidden: all.filter((r) => r.platformHidden === true).length,
+      disabled: all.filter((r) => r.disabled === true).length,
+      catalog: {
+        tokens: catalog.tokens,
+        budget: catalog.budgetTokens,
+        included: catalog.included,
+        shortened: catalog.shortened.length,
+        collapsed: catalog.collapsed.length,
+        omitted: [...catalog.omitted],
+      },
+      problems: [...this.skills.problems],
     };
   }
 

@@ -12,6 +12,26 @@ export interface SkillRootStatus {
   readonly scope: Scope;
   readonly exists: boolean;
   readonly folder?: string;
+  /** Skills found under this root (all copies, shadowed ones included). */
+  readonly skillCount?: number;
+}
+
+export interface SkillsSummary {
+  readonly total: number;
+  readonly active: number;
+  readonly shadowed: number;
+  readonly hidden: number;
+  readonly disabled: number;
+  readonly catalog: {
+    readonly tokens: number;
+    readonly budget: number;
+    readonly included: number;
+    readonly shortened: number;
+    readonly collapsed: number;
+    readonly omitted: readonly string[];
+  };
+  /** Settings that could not be used and bounds that were hit. */
+  readonly problems: readonly string[];
 }
 
 export interface PanelStatus {
@@ -27,6 +47,8 @@ export interface PanelStatus {
     readonly provider?: string;
     readonly advice: string;
   };
+  /** Absent while the skill index is still loading. */
+  readonly skills?: SkillsSummary;
 }
 
 /** Messages the webview sends to the host. */
@@ -98,7 +120,8 @@ function parseStatus(raw: unknown): PanelStatus | string {
         isString(r.scope) &&
         scopes.has(r.scope) &&
         typeof r.exists === 'boolean' &&
-        (r.folder === undefined || isString(r.folder)),
+        (r.folder === undefined || isString(r.folder)) &&
+        (r.skillCount === undefined || isCount(r.skillCount)),
     )
   ) {
     return 'status.skillRoots is malformed';
@@ -113,7 +136,28 @@ function parseStatus(raw: unknown): PanelStatus | string {
   ) {
     return 'status.model is malformed';
   }
+  if (raw.skills !== undefined && !isSkillsSummary(raw.skills)) {
+    return 'status.skills is malformed';
+  }
   return raw as unknown as PanelStatus;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function isSkillsSummary(value: unknown): value is SkillsSummary {
+  if (!isObj(value) || !isObj(value.catalog)) return false;
+  const counts = [value.total, value.active, value.shadowed, value.hidden, value.disabled];
+  const c = value.catalog;
+  return (
+    counts.every(isCount) &&
+    [c.tokens, c.budget, c.included, c.shortened, c.collapsed].every(isCount) &&
+    Array.isArray(c.omitted) &&
+    c.omitted.every(isString) &&
+    Array.isArray(value.problems) &&
+    value.problems.every(isString)
+  );
 }
 
 export function parseHostMessage(raw: unknown): ParseResult<HostToWebview> {

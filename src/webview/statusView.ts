@@ -52,7 +52,7 @@ function rootsSection(status: PanelStatus): HTMLElement {
         ' ',
         el('code', {}, root.label),
         ' ',
-        el('span', { class: 'muted' }, `(${root.scope})`),
+        el('span', { class: 'muted' }, `(${root.scope}${root.exists && root.skillCount !== undefined ? `, ${plural(root.skillCount, 'skill')}` : ''})`),
       ),
     );
   }
@@ -62,6 +62,43 @@ function rootsSection(status: PanelStatus): HTMLElement {
     'roots-title',
     el('p', { class: 'muted' }, `${found} of ${status.skillRoots.length} folders exist.`),
     list,
+    skillsSummary(status),
+  );
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function skillsSummary(status: PanelStatus): HTMLElement {
+  const skills = status.skills;
+  if (!skills) {
+    return el('p', { class: 'muted', 'data-testid': 'skills-summary' }, 'Indexing skills…');
+  }
+  const marks = [
+    skills.shadowed ? `${skills.shadowed} shadowed` : '',
+    skills.hidden ? `${skills.hidden} for other platforms` : '',
+    skills.disabled ? `${skills.disabled} disabled` : '',
+  ].filter(Boolean);
+  const catalog = skills.catalog;
+  const cut = [
+    catalog.shortened ? `${catalog.shortened} shortened` : '',
+    catalog.collapsed ? `${plural(catalog.collapsed, 'category')} collapsed to names`.replace('categorys', 'categories') : '',
+    catalog.omitted.length ? `${catalog.omitted.length} left out (${catalog.omitted.slice(0, 8).join(', ')}${catalog.omitted.length > 8 ? ', …' : ''})` : '',
+  ].filter(Boolean);
+  const problems = skills.problems.length
+    ? el('ul', { class: 'problems', 'aria-label': 'Skill index problems' }, ...skills.problems.map((p) => el('li', { role: 'note' }, p)))
+    : undefined;
+  return el(
+    'div',
+    { 'data-testid': 'skills-summary' },
+    el('p', {}, `${plural(skills.total, 'skill')}, ${skills.active} active${marks.length ? ` · ${marks.join(' · ')}` : ''}.`),
+    el(
+      'p',
+      { 'data-testid': 'catalog-summary' },
+      `Catalog: ${catalog.tokens} of ${catalog.budget} tokens, ${plural(catalog.included, 'skill')} listed${cut.length ? `; ${cut.join('; ')}` : ''}.`,
+    ),
+    problems,
   );
 }
 

@@ -33,6 +33,11 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       assert.match(await agents.innerText(), /found/);
       assert.doesNotMatch(await agents.innerText(), /not found/);
       assert.match(await panel.getByTestId('model-state').innerText(), /Not configured/);
+      const summary = await until('the skill index summary', async () => {
+        const text = await panel.getByTestId('skills-summary').innerText();
+        return /3 skills, 3 active/.test(text) && text;
+      });
+      assert.match(summary, /Catalog: \d+ of 3000 tokens, 3 skills listed/);
       assert.match(await panel.getByTestId('version').innerText(), /^v\d+\.\d+\.\d+ · VS Code 1\.100/);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-dark.png') });
     });

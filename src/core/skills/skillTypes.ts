@@ -62,8 +62,10 @@ export interface SkillRecord {
   readonly size: number;
   /** Problems found while reading (binary, too large, broken frontmatter); full lint is separate. */
   readonly readErrors: readonly string[];
-  /** Set when a higher-precedence skill of the same name wins. */
+  /** Set when a higher-precedence skill of the same name wins: the winner's SKILL.md. */
   readonly shadowedBy?: string;
+  /** Why the winner wins, for people (e.g. "project skills take precedence over user skills"). */
+  readonly shadowReason?: string;
   /** Set when `platforms` excludes this machine's platform. */
   readonly platformHidden?: boolean;
   /** Set when the user disabled this skill in settings. */

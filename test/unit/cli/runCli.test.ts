@@ -1,41 +1,130 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/runCli';
+import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
 import { repoRoot } from '../../repoRoot';
 
-function run(args: string[]): { code: number; out: string; err: string } {
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+let work: string;
+let home: string;
+
+async function run(args: string[], cwd = work): Promise<Run> {
   let out = '';
   let err = '';
-  const code = runCli(args, '1.2.3', { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  const code = await runCli(args, '1.2.3', {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    cwd,
+    homeDir: home,
+    fs: new NodeFileSystem(),
+  });
   return { code, out, err };
 }
 
+function writeSkill(root: string, rel: string, frontmatter: string, body = '# Title\n\nSteps.\n'): void {
+  const dir = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\n${frontmatter}\n---\n\n${body}`);
+}
+
 describe('skillwright CLI', () => {
-  it('prints the version', () => {
-    assert.deepEqual(run(['--version']), { code: 0, out: '1.2.3\n', err: '' });
-    assert.equal(run(['-v']).out, '1.2.3\n');
+  beforeEach(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-cli-'));
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-cli-home-'));
+    const project = path.join(work, '.agents', 'skills');
+    writeSkill(project, 'ops/deploy-app', 'name: deploy-app\ndescription: Deploys the app to Kubernetes with kubectl. Use when the user asks to deploy or roll out.');
+    writeSkill(project, 'docs/write-notes', 'name: write-notes\ndescription: Writes release notes from merged pull requests. Use when preparing a release.');
+    writeSkill(path.join(home, '.agents', 'skills'), 'deploy-app', 'name: deploy-app\ndescription: A personal copy of deploy. Use when deploying.');
   });
 
-  it('prints help with the options', () => {
-    const result = run(['--help']);
-    assert.equal(result.code, 0);
-    assert.match(result.out, /^Usage: skillwright/);
-    assert.match(result.out, /--version/);
+  afterEach(() => {
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true });
   });
 
-  it('fails with advice on unknown commands and options, and on no arguments', () => {
-    const unknown = run(['lint']);
+  it('prints the version and help', async () => {
+    assert.deepEqual(await run(['--version']), { code: 0, out: '1.2.3\n', err: '' });
+    const help = await run(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^Usage: skillwright <command>/);
+    for (const command of ['lint', 'list', 'catalog', 'search', 'view']) assert.match(help.out, new RegExp(`\\n  ${command} `));
+  });
+
+  it('fails with advice on unknown commands, options and bad values', async () => {
+    const unknown = await run(['frobnicate']);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.err, /unknown command "lint".*skillwright --help/);
-    assert.match(run(['--frobnicate']).err, /unknown option "--frobnicate"/);
-    const none = run([]);
-    assert.equal(none.code, 2);
-    assert.match(none.out, /Usage/);
+    assert.match(unknown.err, /unknown command "frobnicate".*skillwright --help/);
+    assert.match((await run(['lint', '--frobnicate'])).err, /unknown option "--frobnicate"/);
+    assert.match((await run(['catalog', '--budget', 'lots'])).err, /--budget takes a whole number/);
+    assert.match((await run(['search'])).err, /search needs a query/);
+    assert.match((await run(['lint', '--root'])).err, /--root needs a value/);
+    const missing = await run(['lint', 'no/such/folder']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /"no\/such\/folder" does not exist/);
+    assert.equal((await run([])).code, 2);
   });
 
-  it('runs as the built bin with the package version', function () {
+  it('lists project and user skills, with the shadowed copy under --all', async () => {
+    const listed = JSON.parse((await run(['list', '--json'])).out) as { skills: { name: string; scope: string; path: string; category: string }[] };
+    assert.deepEqual(listed.skills.map((s) => `${s.scope}:${s.category}/${s.name}`).sort(), ['project:docs/write-notes', 'project:ops/deploy-app']);
+    assert.equal(listed.skills.find((s) => s.name === 'deploy-app')?.path, '.agents/skills/ops/deploy-app');
+    const all = JSON.parse((await run(['list', '--all', '--json'])).out) as { skills: { name: string; shadowedBy?: string }[] };
+    assert.equal(all.skills.length, 3);
+    assert.equal(all.skills.filter((s) => s.shadowedBy).length, 1);
+  });
+
+  it('lints with file:line:column findings and exits 1 on errors', async () => {
+    const clean = await run(['lint', '.agents/skills']);
+    assert.equal(clean.code, 0, clean.out + clean.err);
+    writeSkill(path.join(work, '.agents', 'skills'), 'ops/Bad_Name', 'name: Bad_Name\ndescription: x');
+    const broken = await run(['lint', '--json', '.agents/skills']);
+    assert.equal(broken.code, 1);
+    const report = JSON.parse(broken.out) as { findings: { file: string; line: number; column: number; severity: string; code: string; message: string }[]; summary: { errors: number } };
+    const nameFinding = report.findings.find((f) => f.file === '.agents/skills/ops/Bad_Name/SKILL.md' && f.line === 2);
+    assert.ok(nameFinding, JSON.stringify(report.findings, null, 1));
+    assert.equal(nameFinding.severity, 'error');
+    assert.match(nameFinding.code, /^SW\d{3}$/);
+    assert.ok(report.summary.errors >= 1);
+    const text = await run(['lint', '.agents/skills']);
+    assert.match(text.out, /^\.agents\/skills\/ops\/Bad_Name\/SKILL\.md:2:\d+: error SW\d{3} /m);
+  });
+
+  it('--strict also fails on warnings', async () => {
+    writeSkill(path.join(work, 'extra'), 'vague', 'name: vague\ndescription: Formats tables. Use when the user pastes a table.\nversion: banana');
+    const relaxed = await run(['lint', 'extra']);
+    assert.equal(relaxed.code, 0, relaxed.out);
+    assert.match(relaxed.out, /warning/);
+    assert.equal((await run(['lint', '--strict', 'extra'])).code, 1);
+  });
+
+  it('searches, prints the catalog within its budget, and views a skill', async () => {
+    const search = JSON.parse((await run(['search', 'roll out to kubernetes', '--json'])).out) as { results: { name: string; score: number }[] };
+    assert.equal(search.results[0]?.name, 'deploy-app');
+    assert.ok((search.results[0]?.score ?? 0) > 0);
+
+    const catalog = await run(['catalog', '--json']);
+    const result = JSON.parse(catalog.out) as { text: string; tokens: number; budgetTokens: number };
+    assert.ok(result.tokens <= result.budgetTokens);
+    assert.match(result.text, /deploy-app/);
+    assert.match(result.text, /write-notes/);
+
+    const view = await run(['view', 'write-notes']);
+    assert.equal(view.code, 0, view.err);
+    assert.match(view.out, /Writes release notes/);
+    const unknown = await run(['view', 'no-such-skill']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /no-such-skill/);
+  });
+
+  it('runs as the built bin with the package version', () => {
     const root = repoRoot();
     const bin = path.join(root, 'dist', 'cli.js');
     if (!fs.existsSync(bin)) {

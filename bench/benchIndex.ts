@@ -1,0 +1,263 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { DirEntry, FileStat, FileSystemPort } from '../src/core/fileSystemPort';
+import { NodeFileSystem } from '../src/core/nodeFileSystem';
+import type { SkillRoot } from '../src/core/skillRoots';
+import type { SnapshotStore } from '../src/core/skills/indexSnapshot';
+import { SkillIndex } from '../src/core/skills/skillIndex';
+import { SyncReadFileSystem } from '../src/core/syncReadFileSystem';
+import { skillTree } from './generateSkillTree';
+
+/**
+ * Skill index benchmark: cold build, warm start from the snapshot, validation, one changed skill
+ * and heap, on the generated trees, beside the reference system's figures (DESIGN.md §9).
+ * Usage: node out/bench/benchIndex.js [--runs N]. Each figure is the median of N runs (default 5).
+ * "Cold" means a new index in a fresh state; the OS file cache is warm after the first run, as it
+ * is for an editor that restarts.
+ */
+
+interface Figure {
+  readonly label: string;
+  readonly ours: number;
+  readonly unit: 'ms' | 'MB';
+  readonly reference?: number;
+  readonly target?: string;
+}
+
+class FileSnapshotStore implements SnapshotStore {
+  constructor(private readonly file: string) {}
+
+  async read(): Promise<string | undefined> {
+    try {
+      return await fs.promises.readFile(this.file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  async write(text: string): Promise<void> {
+    await fs.promises.writeFile(this.file, text);
+  }
+}
+
+const readFileCallback = promisify(fs.readFile);
+const statCallback = promisify(fs.stat);
+const readdirCallback = promisify(fs.readdir);
+
+/**
+ * NodeFileSystem with Node's callback API wrapped in promises instead of fs/promises, whose
+ * readFile does several round trips per file. Measured to show what that change to the shared
+ * NodeFileSystem would buy; everything else is the same code.
+ */
+class CallbackFileSystem extends NodeFileSystem {
+  override async readDirectory(dir: string): Promise<DirEntry[]> {
+    const entries = await readdirCallback(dir, { withFileTypes: true });
+    return entries.map((entry) => ({
+      name: entry.name,
+      type: entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other',
+    }));
+  }
+
+  override async stat(p: string): Promise<FileStat | undefined> {
+    try {
+      const stat = await statCallback(p);
+      return { type: stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other', size: stat.size, mtimeMs: stat.mtimeMs };
+    } catch {
+      return undefined;
+    }
+  }
+
+  override async readFile(p: string): Promise<Uint8Array> {
+    return readFileCallback(p);
+  }
+}
+
+function rootOf(dir: string): SkillRoot {
+  return { path: dir, scope: 'project', label: '.agents/skills', writeTarget: true };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function timed(task: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await task();
+  return performance.now() - start;
+}
+
+async function medianOf(runs: number, task: () => Promise<number>): Promise<number> {
+  const values: number[] = [];
+  for (let i = 0; i < runs; i++) values.push(await task());
+  return median(values);
+}
+
+async function coldBuild(dir: string, fileSystem: FileSystemPort): Promise<number> {
+  const index = new SkillIndex({ fs: fileSystem, roots: [rootOf(dir)] });
+  const ms = await timed(() => index.load());
+  index.dispose();
+  return ms;
+}
+
+async function warmStart(dir: string, store: SnapshotStore): Promise<number> {
+  const index = new SkillIndex({ fs: new SyncReadFileSystem(), roots: [rootOf(dir)], snapshot: store });
+  const ms = await timed(() => index.load());
+  if (index.all().length === 0) throw new Error('the snapshot served no skills');
+  // Validation runs on after the records are ready; let it finish before the next run starts.
+  await index.validated;
+  index.dispose();
+  return ms;
+}
+
+function heapUsed(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+async function oneChange(index: SkillIndex): Promise<number> {
+  const target = index.all()[Math.floor(index.all().length / 2)].file;
+  const original = fs.readFileSync(target);
+  let events = 0;
+  const subscription = index.onDidChange((event) => (events += event.changed.length));
+  try {
+    fs.writeFileSync(target, Buffer.concat([original, Buffer.from('\n## Added by the benchmark\n')]));
+    const ms = await timed(() => index.invalidate(target));
+    if (events !== 1) throw new Error(`expected one change event, got ${events}`);
+    return ms;
+  } finally {
+    fs.writeFileSync(target, original);
+    await index.invalidate(target);
+    subscription.dispose();
+  }
+}
+
+function format(value: number, unit: 'ms' | 'MB'): string {
+  if (unit === 'MB') return `${value.toFixed(1)} MB`;
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+}
+
+function ratio(value: number): string {
+  return `${value >= 0.01 ? value.toFixed(3) : value.toPrecision(2)}×`;
+}
+
+function printTable(figures: readonly Figure[]): void {
+  const rows = [
+    ['figure', 'ours', 'reference', 'ratio', 'target'],
+    ...figures.map((figure) => [
+      figure.label,
+      format(figure.ours, figure.unit),
+      figure.reference === undefined ? '—' : format(figure.reference, figure.unit),
+      figure.reference === undefined ? '—' : ratio(figure.ours / figure.reference),
+      figure.target ?? '—',
+    ]),
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  for (const [i, row] of rows.entries()) {
+    process.stdout.write(`${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ')}\n`);
+    if (i === 0) process.stdout.write(`${widths.map((width) => '-'.repeat(width)).join('-|-')}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const runsArg = process.argv.indexOf('--runs');
+  const runs = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 5) : 5;
+  process.stdout.write(`Generating trees (cached in ${path.join(os.tmpdir(), 'skillwright-bench')})…\n`);
+  const trees = { 100: skillTree(100), 1000: skillTree(1000), 10000: skillTree(10000) };
+  const ports: { name: string; fs: FileSystemPort }[] = [
+    { name: 'sync reads', fs: new SyncReadFileSystem() },
+    { name: 'NodeFileSystem', fs: new NodeFileSystem() },
+    { name: 'callback fs (proposed)', fs: new CallbackFileSystem() },
+  ];
+  const sync = ports[0].fs;
+  const figures: Figure[] = [];
+
+  // Heap first, before other figures leave garbage behind; a 1k load first compiles the code.
+  await coldBuild(trees[1000], sync);
+  const before = heapUsed();
+  const measured = new SkillIndex({ fs: sync, roots: [rootOf(trees[10000])] });
+  await measured.load();
+  measured.all();
+  measured.active();
+  const heapMb = (heapUsed() - before) / (1024 * 1024);
+  measured.dispose();
+
+  for (const size of [1000, 10000] as const) {
+    for (const port of ports) {
+      await coldBuild(trees[size], port.fs); // the first run warms the OS file cache
+      figures.push({
+        label: `cold build ${size / 1000}k, ${port.name}`,
+        ours: await medianOf(runs, () => coldBuild(trees[size], port.fs)),
+        unit: 'ms',
+        reference: size === 1000 ? 207 : 2190,
+        target: size === 10000 ? '≤ 500 ms' : undefined,
+      });
+    }
+  }
+
+  const snapshotDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-bench-snapshot-'));
+  try {
+    for (const size of [1000, 10000] as const) {
+      const store = new FileSnapshotStore(path.join(snapshotDir, `index-${size}.json`));
+      const seed = new SkillIndex({ fs: sync, roots: [rootOf(trees[size])], snapshot: store });
+      await seed.load();
+      await seed.saveSnapshot();
+      seed.dispose();
+      figures.push({
+        label: `warm start from snapshot ${size / 1000}k`,
+        ours: await medianOf(runs, () => warmStart(trees[size], store)),
+        unit: 'ms',
+        reference: size === 1000 ? 23.5 : 333,
+        target: size === 10000 ? '≤ 100 ms' : undefined,
+      });
+    }
+  } finally {
+    fs.rmSync(snapshotDir, { recursive: true, force: true });
+  }
+
+  for (const port of ports) {
+    const index = new SkillIndex({ fs: port.fs, roots: [rootOf(trees[10000])] });
+    await index.load();
+    figures.push({
+      label: `full validation against disk 10k, ${port.name}`,
+      ours: await medianOf(runs, () => timed(() => index.validate())),
+      unit: 'ms',
+      target: '≤ 250 ms',
+    });
+    index.dispose();
+  }
+
+  const index = new SkillIndex({ fs: sync, roots: [rootOf(trees[10000])] });
+  await index.load();
+  figures.push({
+    label: 'one changed skill 10k (invalidate → event)',
+    ours: await medianOf(runs, () => oneChange(index)),
+    unit: 'ms',
+    reference: 2190,
+    target: '≤ 10 ms',
+  });
+  figures.push({ label: 'heap used by the 10k index', ours: heapMb, unit: 'MB' });
+  index.dispose();
+
+  const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+  process.stdout.write(`\nNode ${process.version}, ${os.cpus().length} cores, load average ${load}; median of ${runs} runs.\n`);
+  process.stdout.write('Reference: the Python system of DESIGN.md §9 (its single-file change is a full cold rebuild).\n\n');
+  printTable(figures);
+}
+
+if ((globalThis as { gc?: unknown }).gc === undefined && !process.execArgv.includes('--expose-gc')) {
+  // The heap figure needs explicit collections; run again with them enabled.
+  const child = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

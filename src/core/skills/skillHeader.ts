@@ -1,0 +1,249 @@
+import matter from 'gray-matter';
+import type { YamlMapping } from './fastFrontmatter';
+import { readFrontmatterFast } from './fastFrontmatter';
+
+/** What the index keeps of one SKILL.md: enough to list, search and build the catalog. */
+export interface SkillHeader {
+  /** `name` from the frontmatter; undefined when absent (the index then uses the folder name). */
+  readonly name?: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly platforms: readonly string[];
+  readonly useCases: readonly string[];
+  readonly exampleQueries: readonly string[];
+  readonly headings: readonly string[];
+  readonly level: 0 | 1 | 2;
+  readonly version?: string;
+  readonly readErrors: readonly string[];
+}
+
+export type HeaderMode = 'auto' | 'fast' | 'slow';
+
+/** Only this much of a SKILL.md is decoded for the index (the spec asks for files far smaller). */
+export const HEADER_BYTES = 1024 * 1024;
+const MAX_HEADINGS = 200;
+const MAX_HEADING_CHARS = 200;
+/** Up to 50 blank lines may precede the opening `---` (the lint flags them; the index still reads the file). */
+const OPENING_LINE = /^(?:[^\S\n]*\n){0,50}---[^\S\n]*(?=\n|$)\n?/;
+const CLOSING_LINE = /^---[^\S\n]*$/gm;
+const BLANK_LINE = /^[^\S\n]*$/gm;
+
+// gray-matter's entry point caches every input forever and runs `---js` blocks as code; its YAML
+// engine (js-yaml safeLoad) is all we want from it.
+const parseYaml = (matter as unknown as { engines: { yaml: { parse(text: string): unknown } } }).engines.yaml.parse;
+
+const PLATFORM_ALIASES: Record<string, string> = {
+  linux: 'linux',
+  macos: 'macos',
+  darwin: 'macos',
+  mac: 'macos',
+  osx: 'macos',
+  windows: 'windows',
+  win32: 'windows',
+  win: 'windows',
+};
+
+/** Decodes the start of a SKILL.md and reads its header; bad bytes become readErrors, never exceptions. */
+export function readSkillHeader(bytes: Uint8Array, fileSize = bytes.length): SkillHeader {
+  const errors: string[] = [];
+  let slice = bytes;
+  if (bytes.length > HEADER_BYTES) {
+    let end = HEADER_BYTES;
+    // Cut on a character boundary, not inside a UTF-8 sequence.
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+    slice = bytes.subarray(0, end);
+  }
+  const nul = slice.indexOf(0);
+  if (nul >= 0) {
+    return emptyHeader([
+      `SKILL.md looks binary (a NUL byte at offset ${nul}), so it was not read. Save it as UTF-8 Markdown text.`,
+    ]);
+  }
+  let text = Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength).toString('utf8');
+  if (text.includes('\uFFFD') && !validUtf8(slice)) {
+    errors.push('SKILL.md is not valid UTF-8; the bad bytes were replaced by \uFFFD. Re-save it as UTF-8.');
+  }
+  if (fileSize > slice.length) {
+    const lastBreak = text.lastIndexOf('\n');
+    if (lastBreak > 0) text = text.slice(0, lastBreak);
+    errors.push(
+      `SKILL.md is ${formatBytes(fileSize)}; only its first ${formatBytes(HEADER_BYTES)} were indexed (headings after that are missing). Move detail into references/.`,
+    );
+  }
+  const header = parseSkillHeaderText(text, 'auto');
+  return errors.length > 0 ? { ...header, readErrors: [...errors, ...header.readErrors] } : header;
+}
+
+/**
+ * Reads the header from decoded text. `fast` answers undefined when the fast reader is not sure;
+ * `slow` always uses js-yaml; `auto` tries fast, then slow. Both paths share splitting and
+ * field extraction, so they can only differ in how the YAML is read.
+ */
+export function parseSkillHeaderText(input: string, mode: 'fast'): SkillHeader | undefined;
+export function parseSkillHeaderText(input: string, mode?: 'auto' | 'slow'): SkillHeader;
+export function parseSkillHeaderText(input: string, mode: HeaderMode = 'auto'): SkillHeader | undefined {
+  let text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  const open = OPENING_LINE.exec(text);
+  if (!open) {
+    return build({}, text, 0, ['No frontmatter: SKILL.md should start with a `---` line, then `name:` and `description:`, then a closing `---` line.']);
+  }
+  const yamlStart = open[0].length;
+  CLOSING_LINE.lastIndex = yamlStart;
+  const close = yamlStart < text.length ? CLOSING_LINE.exec(text) : null;
+  if (!close) {
+    // An author who forgot the closing line usually starts the body after the first blank line.
+    BLANK_LINE.lastIndex = yamlStart;
+    const blank = BLANK_LINE.exec(text);
+    const end = blank ? blank.index : text.length;
+    return build(salvage(text.slice(yamlStart, end).split('\n')), text, end, [
+      'The frontmatter is never closed: add a `---` line after the last field. Until then it was read line by line.',
+    ]);
+  }
+  // The line break before the closing `---` belongs to neither the YAML nor the body.
+  const yamlText = close.index > yamlStart ? text.slice(yamlStart, close.index - 1) : '';
+  const closeEnd = close.index + close[0].length;
+  const bodyStart = closeEnd < text.length ? closeEnd + 1 : closeEnd;
+  if (mode !== 'slow') {
+    const fast = readFrontmatterFast(yamlText);
+    if (fast) return build(fast, text, bodyStart, []);
+    if (mode === 'fast') return undefined;
+  }
+  if (yamlText.trim() === '') return build({}, text, bodyStart, []);
+  try {
+    const data = parseYaml(yamlText);
+    if (data === null || data === undefined) return build({}, text, bodyStart, []);
+    if (typeof data !== 'object' || Array.isArray(data)) {
+      return build({}, text, bodyStart, ['The frontmatter is not a mapping: write one `key: value` per line.']);
+    }
+    return build(data as YamlMapping, text, bodyStart, []);
+  } catch (error) {
+    const mark = (error as { mark?: { line?: number } }).mark;
+    const reason = (error as { reason?: string }).reason ?? (error instanceof Error ? error.message : String(error));
+    const openingLine = text.slice(0, yamlStart).split('\n').length - 1;
+    const line = openingLine + 1 + (typeof mark?.line === 'number' ? mark.line : 0);
+    return build(salvage(yamlText.split('\n')), text, bodyStart, [
+      `Frontmatter YAML error on line ${line}: ${reason}. Until it is fixed, name and description were read line by line.`,
+    ]);
+  }
+}
+
+function build(data: Record<string, unknown>, text: string, bodyStart: number, readErrors: string[]): SkillHeader {
+  const name = detach(scalarText(data.name)?.trim());
+  const metadata = isMapping(data.metadata) ? data.metadata : undefined;
+  const hermes = metadata && isMapping(metadata.hermes) ? metadata.hermes : undefined;
+  return {
+    name: name === '' ? undefined : name,
+    description: detach(scalarText(data.description)) ?? '',
+    // Hermes-style skills keep their tags under metadata.hermes; search should see them too.
+    tags: unique([...textList(data.tags), ...textList(metadata?.tags), ...textList(hermes?.tags)]),
+    platforms: unique(textList(data.platforms).map((platform) => PLATFORM_ALIASES[platform.toLowerCase()] ?? platform.toLowerCase())),
+    useCases: textList(data.use_cases),
+    exampleQueries: textList(data.example_queries),
+    headings: headingsOf(text, bodyStart),
+    level: levelOf(data),
+    version: detach(scalarText(data.version)),
+    readErrors,
+  };
+}
+
+export function emptyHeader(readErrors: string[]): SkillHeader {
+  return { name: undefined, description: '', tags: [], platforms: [], useCases: [], exampleQueries: [], headings: [], level: 0, version: undefined, readErrors };
+}
+
+/**
+ * A copy that does not keep the whole file text alive: V8 slices share their parent string, so
+ * without this every indexed skill would hold its entire SKILL.md in memory.
+ */
+function detach<T extends string | undefined>(text: T): T {
+  return (text === undefined || text.length < 13 ? text : (' ' + text).slice(1)) as T;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** A list field written as a YAML list or as one comma-separated string. */
+function textList(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  const result: string[] = [];
+  for (const item of items) {
+    const text = detach(scalarText(item)?.trim());
+    if (text) result.push(text);
+  }
+  return result;
+}
+
+function unique(values: string[]): string[] {
+  return values.length < 2 ? values : [...new Set(values)];
+}
+
+function levelOf(data: Record<string, unknown>): 0 | 1 | 2 {
+  const level = Number(scalarText(data.level));
+  if (level === 0 || level === 1 || level === 2) return level;
+  if (data.adaptation !== undefined && data.adaptation !== null) return 2;
+  if (data.workflow !== undefined && data.workflow !== null) return 1;
+  return 0;
+}
+
+/** `name: value` lines at column 0, for frontmatter that YAML cannot read. */
+function salvage(lines: readonly string[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const line of lines) {
+    const match = /^(name|description|version|level):[ \t]*(.*?)\s*$/.exec(line);
+    if (!match || match[1] in data || match[2] === '') continue;
+    let value = match[2];
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0])) {
+      value = value.slice(1, -1);
+    }
+    data[match[1]] = value;
+  }
+  return data;
+}
+
+/** ATX headings of the body, outside fenced code blocks (setext headings are not listed). */
+function headingsOf(text: string, start: number): string[] {
+  const headings: string[] = [];
+  let fence = '';
+  for (let pos = start; pos < text.length && headings.length < MAX_HEADINGS; ) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    let first = pos;
+    while (first - pos < 3 && text.charCodeAt(first) === 32) first++;
+    const ch = text.charCodeAt(first);
+    // Only lines that start (after up to 3 spaces) with #, ` or ~ can matter: skip the rest unsliced.
+    if (ch === 35 || ch === 96 || ch === 126) {
+      const line = text.slice(first, end);
+      const fenceMatch = ch === 35 ? null : /^(`{3,}|~{3,})(.*)$/.exec(line);
+      if (fenceMatch) {
+        if (fence === '') fence = fenceMatch[1];
+        else if (fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length && fenceMatch[2].trim() === '') fence = '';
+      } else if (fence === '' && ch === 35) {
+        const heading = /^#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
+        if (heading?.[1]) headings.push(detach(heading[1].slice(0, MAX_HEADING_CHARS)));
+      }
+    }
+    pos = end + 1;
+  }
+  return headings;
+}
+
+function validUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${Math.round(bytes / 1024)} KB`;
+}
