@@ -97,9 +97,18 @@ describe('skills in a real VS Code', () => {
     assert.equal(fs.readFileSync(file, 'utf8').includes('Write_Changelog'), false, 'the disk is untouched');
 
     // A quick fix puts the folder's name back.
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, diagnostics[0]?.range);
-    const fix = actions.find((action) => action.edit && action.title.endsWith('the folder name, write-changelog-entry'));
-    assert.ok(fix?.edit, `no quick fix among: ${actions.map((a) => a.title).join(', ')}`);
+    // Code actions see diagnostics once they reached the workbench's marker service, a moment later.
+    let titles: string[] = [];
+    const fix = await until(
+      'the quick fix that restores the folder name',
+      async () => {
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, diagnostics[0]?.range);
+        titles = actions.map((a) => a.title);
+        return actions.find((action) => action.edit && action.title.endsWith('the folder name, write-changelog-entry'));
+      },
+      10_000,
+    ).catch((error: Error) => assert.fail(`${error.message}; actions offered: ${titles.join(', ')}`));
+    assert.ok(fix.edit);
     await vscode.workspace.applyEdit(fix.edit);
     assert.match(document.lineAt(nameLine).text, /^name: write-changelog-entry$/);
     await until('the name error to clear', () => nameErrors().length === 0);

@@ -18,6 +18,8 @@ export interface SkillToolContext {
   readonly logger?: Logger;
   /** The configured skill roots, for where `create` writes; defaults to the index's roots. */
   readonly roots?: readonly SkillRoot[];
+  /** Told about every successful view and write, for the per-skill usage statistics. */
+  readonly usage?: { record(name: string, kind: 'view' | 'edit'): void };
 }
 
 export type ToolResult = { readonly success: true; readonly [k: string]: unknown } | { readonly success: false; readonly error: string };
@@ -166,14 +168,23 @@ export async function runSkillTool(name: string, args: unknown, ctx: SkillToolCo
       case 'skills_list':
         return listSkills(checked.args, ctx);
       case 'skill_view':
-        return await viewSkill(checked.args, ctx);
+        return recordUsage(await viewSkill(checked.args, ctx), checked.args, 'view', ctx);
       default:
-        return await runSkillManage(checked.args, ctx);
+        return recordUsage(await runSkillManage(checked.args, ctx), checked.args, 'edit', ctx);
     }
   } catch (error) {
     ctx.logger?.error(`${name} failed: ${describeError(error)}`);
     return fail(`${name} failed unexpectedly: ${describeError(error)}. Try again, or report this if it repeats.`);
   }
+}
+
+function recordUsage(result: ToolResult, args: Record<string, unknown>, kind: 'view' | 'edit', ctx: SkillToolContext): ToolResult {
+  if (!result.success) return result;
+  const name = typeof result['name'] === 'string' ? result['name'] : args['name'];
+  if (typeof name === 'string' && !(kind === 'edit' && args['action'] === 'delete')) {
+    ctx.usage?.record(name, kind);
+  }
+  return result;
 }
 
 function shortDescription(text: string): string {

@@ -321,3 +321,21 @@ describe('skill tools on the real-world corpus', () => {
     assert.match((result as { error: string }).error, /only reads/);
   });
 });
+
+describe('skill tools: usage statistics', () => {
+  it('records a view for skill_view and an edit for skill_manage, nothing for failures or deletes', async () => {
+    const ws = await makeWorkspace({ setup: (w) => w.write('.agents/skills', 'ops/deploy-app/SKILL.md', skillMd('deploy-app')) });
+    try {
+      const seen: string[] = [];
+      ws.ctx = { ...ws.ctx, usage: { record: (name, kind) => seen.push(`${kind}:${name}`) } };
+      await ws.ok('skill_view', { name: 'deploy-app' });
+      await ws.refused('skill_view', { name: 'no-such-skill' });
+      await ws.ok('skill_manage', { action: 'patch', name: 'deploy-app', old_string: 'Do the thing.', new_string: 'Do it well.' });
+      await ws.ok('skill_manage', { action: 'delete', name: 'deploy-app' });
+      await ws.ok('skills_list', {});
+      assert.deepEqual(seen, ['view:deploy-app', 'edit:deploy-app']);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
