@@ -8,6 +8,8 @@ export const COMMANDS = {
   showLogs: 'skillwright.showLogs',
   openSettings: 'skillwright.openSettings',
   reindexSkills: 'skillwright.reindexSkills',
+  configureModel: 'skillwright.configureModel',
+  testConnection: 'skillwright.testConnection',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;

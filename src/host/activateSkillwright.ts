@@ -5,6 +5,8 @@ import { COMMANDS, OUTPUT_CHANNEL_NAME, SETTINGS, VIEWS } from '../core/contribu
 import { DisposableStore } from '../core/disposableStore';
 import { describeError } from '../core/logger';
 import { createOutputLogger } from './outputLogger';
+import type { ModelSetupArgs } from './modelSetup';
+import { ModelSetup } from './modelSetup';
 import { PanelViewProvider } from './panelViewProvider';
 import { SkillCodeActions } from './skillCodeActions';
 import { SkillDiagnostics } from './skillDiagnostics';
@@ -19,6 +21,7 @@ export interface SkillwrightApi {
   readonly status: StatusCollector;
   readonly skills: SkillService;
   readonly diagnostics: SkillDiagnostics;
+  readonly models: ModelSetup;
   /** Saves what must survive a restart; called from deactivate(). */
   shutdown(): Promise<void>;
 }
@@ -56,10 +59,13 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     }),
   );
 
-  const handlers: Record<CommandId, () => unknown> = {
+  const models = new ModelSetup(context.secrets, logger);
+  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     [COMMANDS.openPanel]: () => vscode.commands.executeCommand(`${VIEWS.panel}.focus`),
     [COMMANDS.showLogs]: () => channel.show(true),
     [COMMANDS.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`),
+    [COMMANDS.configureModel]: (args?: unknown) => models.configure(isSetupArgs(args) ? args : undefined),
+    [COMMANDS.testConnection]: () => models.testAndReport(),
     [COMMANDS.reindexSkills]: () =>
       vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
         await skills.reindex();
@@ -70,9 +76,9 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   };
   for (const [id, handler] of Object.entries(handlers)) {
     store.add(
-      vscode.commands.registerCommand(id, async () => {
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
-          await handler();
+          return await handler(...args);
         } catch (error) {
           logger.error(`Command ${id} failed: ${describeError(error)}`);
           void vscode.window.showErrorMessage(`Skillwright: ${describeError(error)}`);
@@ -111,5 +117,15 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, diagnostics, shutdown: () => skills.flush() };
+  return { activationMs, panel, status, skills, diagnostics, models, shutdown: () => skills.flush() };
+}
+
+/** Arguments from scripts and tests; anything else (e.g. a URI from a menu) means "ask". */
+function isSetupArgs(value: unknown): value is ModelSetupArgs {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    ['baseUrl', 'model', 'apiKey'].every((key) => record[key] === undefined || typeof record[key] === 'string') &&
+    (record.skipTest === undefined || typeof record.skipTest === 'boolean')
+  );
 }

@@ -123,6 +123,12 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       case 'settings/open':
         await vscode.commands.executeCommand(COMMANDS.openSettings);
         return;
+      case 'model/configure':
+        await vscode.commands.executeCommand(COMMANDS.configureModel);
+        return;
+      case 'model/test':
+        await vscode.commands.executeCommand(COMMANDS.testConnection);
+        return;
       default:
         assertNever(message);
     }

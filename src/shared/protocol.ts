@@ -56,7 +56,9 @@ export type WebviewToHost =
   | { readonly type: 'panel/ready' }
   | { readonly type: 'status/refresh' }
   | { readonly type: 'logs/show' }
-  | { readonly type: 'settings/open' };
+  | { readonly type: 'settings/open' }
+  | { readonly type: 'model/configure' }
+  | { readonly type: 'model/test' };
 
 /** Messages the host sends to the webview. */
 export type HostToWebview =
@@ -80,6 +82,8 @@ const WEBVIEW_TYPES: ReadonlySet<string> = new Set<WebviewToHost['type']>([
   'status/refresh',
   'logs/show',
   'settings/open',
+  'model/configure',
+  'model/test',
 ]);
 
 export function parseWebviewMessage(raw: unknown): ParseResult<WebviewToHost> {

@@ -108,7 +108,9 @@ function modelSection(status: PanelStatus, send: Send): HTMLElement {
     ? el('p', { 'data-testid': 'model-state' }, el('span', { class: 'badge ok' }, 'Configured'), ' ', model.advice)
     : el('p', { 'data-testid': 'model-state' }, el('span', { class: 'badge warn' }, 'Not configured'), ' ', model.advice);
   const provider = model.provider ? el('p', { class: 'muted' }, `Provider: ${model.provider}`) : undefined;
-  const action = model.configured ? undefined : el('p', {}, button('Configure in Settings', () => send({ type: 'settings/open' }), true));
+  const action = model.configured
+    ? el('p', { class: 'actions' }, button('Test Connection', () => send({ type: 'model/test' })), button('Configure Model', () => send({ type: 'model/configure' })))
+    : el('p', { class: 'actions' }, button('Configure Model', () => send({ type: 'model/configure' }), true));
   return section('Model', 'model-title', summary, provider, action);
 }
 

@@ -13,7 +13,7 @@ const status: PanelStatus = {
 
 describe('webview protocol', () => {
   it('accepts every webview message type', () => {
-    for (const type of ['panel/ready', 'status/refresh', 'logs/show', 'settings/open']) {
+    for (const type of ['panel/ready', 'status/refresh', 'logs/show', 'settings/open', 'model/configure', 'model/test']) {
       const parsed = parseWebviewMessage({ type });
       assert.ok(parsed.ok, type);
       assert.equal(parsed.value.type, type);
