@@ -90,7 +90,8 @@ describe('layering', () => {
   });
 
   it('keeps DOM types and globals out of core, shared, providers and cli', () => {
-    const dom = /\b(?:document|window|navigator|localStorage|HTMLElement|MessageEvent|acquireVsCodeApi)\b|reference\s+lib=["']dom/;
+    // Globals count when used (`window.x`); the words alone are ordinary English ("another window").
+    const dom = /\b(?:document|window|navigator|localStorage)\s*\.|\b(?:HTMLElement|MessageEvent|acquireVsCodeApi)\b|reference\s+lib=["']dom/;
     const offenders = files
       .filter((file) => ['core', 'shared', 'providers', 'cli'].includes(layerOf(file)))
       .filter((file) => dom.test(fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
