@@ -1,0 +1,217 @@
+/**
+ * Scans untrusted text (memory entries, instruction files, skills, tool output) for prompt
+ * injection, exfiltration, secrets and invisible characters. Pure and synchronous; never throws.
+ * The patterns and their ids live in threatPatterns.ts and are documented in docs/threat-patterns.md.
+ */
+import type { ScanContext, ThreatCategory } from './threatPatterns';
+import { THREAT_PATTERNS, UNICODE_PATTERNS } from './threatPatterns';
+
+export interface ThreatFinding {
+  /** Stable pattern id, e.g. `override-ignore-instructions`. */
+  readonly id: string;
+  readonly category: ThreatCategory;
+  readonly message: string;
+  /** UTF-16 offset in the scanned (raw) text. */
+  readonly index: number;
+  /** The matched text with some context, invisible characters escaped as \u{…}: safe to display. */
+  readonly excerpt: string;
+}
+
+export interface ScanResult {
+  readonly ok: boolean;
+  readonly findings: ThreatFinding[];
+}
+
+export interface ScanOptions {
+  /** Defaults to `memory`, the strictest. */
+  readonly context?: ScanContext;
+}
+
+/** More findings than this say nothing new and would flood a tool result. */
+export const MAX_FINDINGS = 50;
+const EXCERPT_CONTEXT = 24;
+const EXCERPT_MAX = 160;
+
+const ZERO_WIDTH = /[\u200B-\u200D\u2060-\u2064]/;
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+const VARIATION = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
+const PICTOGRAPHIC = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]/u;
+
+/** Characters removed before pattern matching (they could split a phrase invisibly). */
+const STRIP = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFE00-\uFE0F\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
+
+/** Latin look-alikes from Cyrillic and Greek, folded so mixed-script spellings of phrases still match. */
+const CONFUSABLES: Readonly<Record<string, string>> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'l', һ: 'h', ԛ: 'q', ԝ: 'w',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
+  ο: 'o', α: 'a', ε: 'e', ι: 'i', ν: 'v', τ: 't', κ: 'k', ρ: 'p', Ο: 'O', Α: 'A', Β: 'B', Ε: 'E', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ρ: 'P', Τ: 'T', Χ: 'X', Ζ: 'Z',
+};
+
+/** Escapes characters that would be invisible or reorder text when shown: \u{200B}, \u{202E}… */
+export function escapeInvisible(text: string): string {
+  return text.replace(/[\p{Cf}\p{Cc}\p{Co}\p{Zl}\p{Zp}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]|\p{Cs}/gu, (ch) => {
+    if (ch === '\n' || ch === '\t' || ch === '\r') return ' ';
+    return `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`;
+  });
+}
+
+function excerptOf(raw: string, index: number, length: number): string {
+  const start = Math.max(0, index - EXCERPT_CONTEXT);
+  const end = Math.min(raw.length, index + Math.min(length, EXCERPT_MAX - EXCERPT_CONTEXT * 2) + EXCERPT_CONTEXT);
+  // Do not cut a surrogate pair in half.
+  const from = start > 0 && /[\uDC00-\uDFFF]/.test(raw[start] ?? '') ? start - 1 : start;
+  const to = end < raw.length && /[\uDC00-\uDFFF]/.test(raw[end] ?? '') ? end + 1 : end;
+  const body = escapeInvisible(raw.slice(from, to)).replace(/ {2,}/g, ' ');
+  return `${from > 0 ? '…' : ''}${body}${to < raw.length ? '…' : ''}`;
+}
+
+interface Normalised {
+  readonly text: string;
+  /** Raw offset of each normalised UTF-16 unit; absent when the text is unchanged. */
+  readonly map?: Int32Array;
+}
+
+function normalise(raw: string): Normalised {
+  // Fast path: plain ASCII needs no folding.
+  if (!/[^\x00-\x7F]/.test(raw)) return { text: raw };
+  const parts: string[] = [];
+  const map: number[] = [];
+  let runStart = 0;
+  const flushAscii = (end: number): void => {
+    if (end > runStart) parts.push(raw.slice(runStart, end));
+    for (let k = runStart; k < end; k++) map.push(k);
+  };
+  for (let i = 0; i < raw.length; ) {
+    const code = raw.charCodeAt(i);
+    if (code < 0x80) {
+      i++;
+      continue;
+    }
+    flushAscii(i);
+    const cp = raw.codePointAt(i) ?? code;
+    const ch = String.fromCodePoint(cp);
+    if (!STRIP.test(ch)) {
+      const folded = CONFUSABLES[ch] ?? ch.normalize('NFKC');
+      parts.push(folded);
+      for (let k = 0; k < folded.length; k++) map.push(i);
+    }
+    i += ch.length;
+    runStart = i;
+  }
+  flushAscii(raw.length);
+  map.push(raw.length);
+  return { text: parts.join(''), map: Int32Array.from(map) };
+}
+
+function rawSpan(norm: Normalised, index: number, length: number): { index: number; length: number } {
+  if (!norm.map) return { index, length };
+  const start = norm.map[index] ?? 0;
+  const end = norm.map[Math.min(index + length, norm.map.length - 1)] ?? start;
+  return { index: start, length: Math.max(1, end - start) };
+}
+
+const unicodeMeta = new Map(UNICODE_PATTERNS.map((p) => [p.id, p]));
+
+function unicodeFinding(id: string, raw: string, index: number, length: number, detail?: string): ThreatFinding {
+  const meta = unicodeMeta.get(id);
+  if (!meta) throw new Error(`unknown unicode pattern ${id}`);
+  return { id, category: meta.category, message: detail ? `${meta.message}: ${detail}` : meta.message, index, excerpt: excerptOf(raw, index, length) };
+}
+
+/** Invisible and bidi characters, checked on the raw text before any normalisation. */
+function scanUnicode(raw: string, out: ThreatFinding[]): void {
+  if (!/[^\x00-\x7F]/.test(raw)) return;
+  const at = (i: number): string => (i >= 0 && i < raw.length ? String.fromCodePoint(raw.codePointAt(i) ?? 0) : '');
+  /** The character ending just before `i`. */
+  const before = (i: number): string => (i >= 2 && /[\uDC00-\uDFFF]/.test(raw[i - 1] ?? '') ? raw.slice(i - 2, i) : raw.slice(Math.max(0, i - 1), i));
+  const isTag = (c: string): boolean => (c.codePointAt(0) ?? 0) >= 0xe0000 && (c.codePointAt(0) ?? 0) <= 0xe007f;
+  for (let i = 0; i < raw.length && out.length < MAX_FINDINGS; ) {
+    if (raw.charCodeAt(i) < 0x80) {
+      i++;
+      continue;
+    }
+    const ch = at(i);
+    const cp = ch.codePointAt(0) ?? 0;
+    let end = i + ch.length;
+    const runWhile = (test: (c: string) => boolean): void => {
+      for (let c = at(end); c && test(c); c = at(end)) end += c.length;
+    };
+    let id: string | undefined;
+    if (isTag(ch)) {
+      id = 'unicode-tag-characters';
+      runWhile(isTag);
+    } else if (ZERO_WIDTH.test(ch)) {
+      // A zero-width joiner between pictographs builds one emoji (a family, a technologist): ordinary text.
+      const joinsEmoji = cp === 0x200d && PICTOGRAPHIC.test(before(i)) && PICTOGRAPHIC.test(at(end));
+      if (!joinsEmoji) {
+        id = 'unicode-zero-width';
+        runWhile((c) => ZERO_WIDTH.test(c));
+      }
+    } else if (cp === 0xfeff && i > 0) {
+      id = 'unicode-bom-inside';
+    } else if (BIDI.test(ch)) {
+      id = 'unicode-bidi-control';
+      runWhile((c) => BIDI.test(c));
+    } else if (VARIATION.test(ch)) {
+      runWhile((c) => VARIATION.test(c));
+      // One selector after a character picks its glyph (emoji or text style); runs carry data.
+      if (Array.from(raw.slice(i, end)).length >= 3) id = 'unicode-variation-run';
+    }
+    if (id) {
+      const runText = raw.slice(i, end);
+      const chars = Array.from(runText);
+      let detail: string;
+      if (id === 'unicode-tag-characters') {
+        const hidden = chars
+          .map((c) => {
+            const v = (c.codePointAt(0) ?? 0) - 0xe0000;
+            return v >= 0x20 && v < 0x7f ? String.fromCharCode(v) : '';
+          })
+          .join('');
+        detail = hidden ? `hidden text "${hidden.slice(0, 80)}${hidden.length > 80 ? '…' : ''}"` : `${chars.length} characters`;
+      } else {
+        const codes = Array.from(new Set(chars.map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`)));
+        detail = `${chars.length} character${chars.length === 1 ? '' : 's'} (${codes.slice(0, 4).join(', ')}${codes.length > 4 ? ', …' : ''})`;
+      }
+      out.push(unicodeFinding(id, raw, i, runText.length, detail));
+    }
+    i = end;
+  }
+}
+
+/**
+ * Scans `text` and reports every finding, in text order. `ok` is true when there is none.
+ * Never throws: a pattern that fails is skipped, the others still run.
+ */
+export function scanText(text: string, options: ScanOptions = {}): ScanResult {
+  const context = options.context ?? 'memory';
+  const raw = typeof text === 'string' ? text : String(text ?? '');
+  const findings: ThreatFinding[] = [];
+  scanUnicode(raw, findings);
+  const norm = normalise(raw);
+  for (const pattern of THREAT_PATTERNS) {
+    if (pattern.contexts && !pattern.contexts.includes(context)) continue;
+    try {
+      for (const match of pattern.find(norm.text)) {
+        if (findings.length >= MAX_FINDINGS) break;
+        const span = rawSpan(norm, match.index, match.length);
+        findings.push({
+          id: pattern.id,
+          category: pattern.category,
+          message: match.detail ? `${pattern.message} (${match.detail})` : pattern.message,
+          index: span.index,
+          excerpt: excerptOf(raw, span.index, span.length),
+        });
+      }
+    } catch {
+      // A pattern bug must not turn a scan into a crash; the other patterns still ran.
+    }
+  }
+  findings.sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
+  return { ok: findings.length === 0, findings };
+}
+
+/** The distinct pattern ids of a result, in first-seen order: what errors and notices quote. */
+export function findingIds(result: ScanResult): string[] {
+  return Array.from(new Set(result.findings.map((f) => f.id)));
+}
