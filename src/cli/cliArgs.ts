@@ -9,8 +9,8 @@ export interface ParsedArgs {
 export class UsageError extends Error {}
 
 /** Flags that take a value; everything else is a boolean switch. */
-const VALUE_FLAGS = new Set(['--root', '--budget', '--top', '--platform']);
-const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v']);
+const VALUE_FLAGS = new Set(['--root', '--budget', '--top', '--platform', '-p', '--prompt', '--cwd', '--session', '--base-url', '--model', '--max-steps']);
+const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v', '--yes-reads-only', '--yes-edits', '--yes-commands']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
@@ -27,7 +27,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
       if (VALUE_FLAGS.has(name)) {
         const value = inline ?? argv[i + 1];
-        if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${name} needs a value`);
+        if (value === undefined || (inline === undefined && value.startsWith('-') && value.length > 1)) throw new UsageError(`${name} needs a value`);
         if (inline === undefined) i += 1;
         if (name === '--root') roots.push(value);
         else flags.set(name, value);

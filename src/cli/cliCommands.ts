@@ -17,6 +17,9 @@ export interface CliEnv {
   readonly cwd: string;
   readonly homeDir: string;
   readonly fs: FileSystemPort;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on Ctrl-C, so a running agent turn stops and keeps what it said. */
+  readonly signal?: AbortSignal;
 }
 
 function display(env: CliEnv, file: string): string {

@@ -3,6 +3,7 @@ import type { ParsedArgs } from './cliArgs';
 import { parseArgs, UsageError } from './cliArgs';
 import type { CliEnv } from './cliCommands';
 import { catalogCommand, lintCommand, listCommand, searchCommand, viewCommand } from './cliCommands';
+import { runCommand } from './runCommand';
 
 export type { CliEnv } from './cliCommands';
 
@@ -16,9 +17,14 @@ Commands:
   catalog [DIR...]          print the skills catalog the model sees (--budget N tokens, default 3000)
   search <query>            rank skills for a request (--top K, default 5)
   view <name> [file]        print a skill's SKILL.md, or one of its linked files
+  run -p "<prompt>"         one agent turn with the skills and workspace tools (headless)
 
 Skill folders are given as DIR arguments or repeated --root DIR; with none, the current folder's
 .agents/skills, .github/skills and .claude/skills and the user folders (~/.agents/skills, …) are used.
+
+run options: --cwd DIR, --json (stream events as JSON lines), --max-steps N, --base-url URL,
+  --model NAME (or SKILLWRIGHT_BASE_URL, SKILLWRIGHT_MODEL; OPENAI_API_KEY for the key),
+  --yes-reads-only (no edits or commands), --yes-edits, --yes-commands (default: both denied)
 
 Options:
   --root DIR      add a skill folder (repeatable)
@@ -35,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   catalog: catalogCommand,
   search: searchCommand,
   view: viewCommand,
+  run: runCommand,
 };
 
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */

@@ -1,4 +1,5 @@
-import type { SkillScope } from '../skillRoots';
+import { byNameThenFile, catalogOrder, oneLine, skillName } from './catalogOrder';
+import type { CatalogItem, ShownDescription } from './catalogOrder';
 import type { SkillRecord } from './skillTypes';
 import { tokensOfUnits, tokenUnits } from './tokenEstimate';
 import type { TokenUnits } from './tokenEstimate';
@@ -54,29 +55,6 @@ function notes(namesOnly: boolean, omitted: number): string[] {
   return out;
 }
 
-function isClean(text: string): boolean {
-  const last = text.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 32) {
-      if (i === 0 || i === last || text.charCodeAt(i + 1) === 32) return false;
-    } else if (code < 32 || code === 127 || (code > 127 && /\s/.test(text[i] as string))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** One line of text: control characters and runs of white space become single spaces. */
-function oneLine(text: string): string {
-  // Most names and descriptions are clean already; a scan is much cheaper than a replace.
-  return isClean(text) ? text : text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
-}
-
-function skillName(record: SkillRecord): string {
-  return oneLine(record.name) || oneLine(record.folderName) || '(unnamed)';
-}
-
 /** The exact line the model sees for one skill with its full description. */
 export function catalogLine(record: SkillRecord): string {
   return describedLine(skillName(record), oneLine(record.description));
@@ -114,19 +92,13 @@ export function shortenDescription(text: string, max: number): string {
 type State = 'full' | 'shortened' | 'omitted';
 
 interface Entry {
-  readonly name: string;
-  readonly nameUnits: TokenUnits;
-  /** The full description on one line; measured only for categories that may show descriptions. */
-  description: string;
+  readonly item: CatalogItem;
   readonly group: Group;
-  readonly record: SkillRecord;
   readonly uses: number;
   readonly lastUsed: number;
   state: State;
-  /** The description as currently shown. */
-  shown: string;
-  /** Cost of the line "- name: shown" and its newline. */
-  units: Readonly<TokenUnits>;
+  /** The description as currently shown, with the cost of its line; measured only for categories that may show descriptions. */
+  shown: ShownDescription;
 }
 
 interface Group {
@@ -134,6 +106,9 @@ interface Group {
   readonly entries: Entry[];
   collapsed: boolean;
   live: number;
+  /** Sum over the skills' uses and their latest use: how the collapse step ranks categories. */
+  uses: number;
+  lastUsed: number;
   /** Sum over live entries of their line units. */
   readonly lineSum: TokenUnits;
   /** Sum over live entries of their name units. */
@@ -142,8 +117,8 @@ interface Group {
   readonly collapsedHeader: TokenUnits;
 }
 
-const SCOPE_RANK: Readonly<Record<SkillScope, number>> = { project: 0, user: 1, other: 2 };
 const ZERO: Readonly<TokenUnits> = Object.freeze({ ascii: 0, other: 0 });
+const UNMEASURED: ShownDescription = Object.freeze({ text: '', lineUnits: ZERO });
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -151,13 +126,7 @@ function compareText(a: string, b: string): number {
 
 /** Most useful first: used more, used more recently, closer scope, then by name (a stable prior). */
 function byUsefulness(a: Entry, b: Entry): number {
-  return (
-    b.uses - a.uses ||
-    b.lastUsed - a.lastUsed ||
-    SCOPE_RANK[a.record.scope] - SCOPE_RANK[b.record.scope] ||
-    compareText(a.name, b.name) ||
-    compareText(a.record.file, b.record.file)
-  );
+  return b.uses - a.uses || b.lastUsed - a.lastUsed || a.item.scopeRank - b.item.scopeRank || byNameThenFile(a.item, b.item);
 }
 
 function plus(total: TokenUnits, units: Readonly<TokenUnits>, sign = 1): void {
@@ -171,10 +140,32 @@ function lineUnits(line: string): TokenUnits {
   return units;
 }
 
-/** Units of "- name: description\n" (or "- name\n"), without building the string. */
-function entryUnits(nameUnits: TokenUnits, description: string): TokenUnits {
+const INTRO_UNITS: Readonly<TokenUnits> = sumLines(INTRO);
+
+function sumLines(lines: readonly string[]): TokenUnits {
+  const total: TokenUnits = { ascii: 0, other: 0 };
+  for (const line of lines) plus(total, lineUnits(line));
+  return total;
+}
+
+/** A description of `item` and the units of "- name: description\n" (or "- name\n"), without building the line. */
+function shownDescription(item: CatalogItem, description: string): ShownDescription {
   const units = tokenUnits(description);
-  return { ascii: nameUnits.ascii + units.ascii + (description ? 5 : 3), other: nameUnits.other + units.other };
+  const { nameUnits } = item;
+  return { text: description, lineUnits: { ascii: nameUnits.ascii + units.ascii + (description ? 5 : 3), other: nameUnits.other + units.other } };
+}
+
+// The three forms a description can take, each worked out once per record.
+function fullDescription(item: CatalogItem): ShownDescription {
+  return (item.full ??= shownDescription(item, oneLine(item.record.description)));
+}
+
+function sentenceDescription(item: CatalogItem): ShownDescription {
+  return (item.sentence ??= shownDescription(item, firstSentence(fullDescription(item).text)));
+}
+
+function shortDescription(item: CatalogItem): ShownDescription {
+  return (item.short ??= shownDescription(item, shortenDescription(sentenceDescription(item).text, SHORT_DESCRIPTION_CHARS)));
 }
 
 function collapsedCost(group: Group): TokenUnits {
@@ -192,6 +183,18 @@ function groupCost(group: Group): TokenUnits {
   return { ascii: 1 + group.header.ascii + group.lineSum.ascii, other: group.header.other + group.lineSum.other };
 }
 
+/** plus(total, groupCost(group), sign) without allocating: it runs once or twice per skill left out. */
+function plusGroupCost(total: TokenUnits, group: Group, sign: number): void {
+  if (group.live === 0) return;
+  if (group.collapsed) {
+    total.ascii += sign * (1 + group.collapsedHeader.ascii + group.nameSum.ascii + 2 * (group.live - 1) + 1);
+    total.other += sign * (group.collapsedHeader.other + group.nameSum.other);
+  } else {
+    total.ascii += sign * (1 + group.header.ascii + group.lineSum.ascii);
+    total.other += sign * (group.header.other + group.lineSum.other);
+  }
+}
+
 /** Units compared as tokens: four ASCII units make one. */
 function weight(units: TokenUnits): number {
   return units.ascii + 4 * units.other;
@@ -206,64 +209,81 @@ function finite(value: number | undefined): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
-function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { groups: Group[]; entries: Entry[] } {
+function newGroup(key: string): Group {
+  const label = `### ${key || TOP_LEVEL_CATEGORY_LABEL}`;
+  return {
+    key,
+    entries: [],
+    collapsed: false,
+    live: 0,
+    uses: 0,
+    lastUsed: 0,
+    lineSum: { ascii: 0, other: 0 },
+    nameSum: { ascii: 0, other: 0 },
+    header: lineUnits(label),
+    collapsedHeader: lineUnits(label + NAMES_ONLY),
+  };
+}
+
+/**
+ * Groups sorted by key, each with its entries by name and file, and every entry from the least to
+ * the most useful. Both come from one order by name and file (see catalogOrder), so usage costs a
+ * sort of the few used skills only.
+ */
+function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { groups: Group[]; leastUseful: Entry[] } {
   const byKey = new Map<string, Group>();
-  const entries: Entry[] = [];
-  for (const record of active) {
-    const key = oneLine(record.category);
-    let group = byKey.get(key);
+  // A Map lookup per skill: property lookups by names that are not yet interned cost ten times more.
+  const stats = new Map(Object.entries(usage));
+  const used: Entry[] = [];
+  const unused: Entry[][] = [[], [], []];
+  const order = catalogOrder(active);
+  // Indexed loops and no helper calls over the 10,000 skills: the host builds the catalog once per
+  // change, so this code mostly runs before the JIT has optimized it.
+  for (let i = 0; i < order.length; i++) {
+    const item = order[i] as CatalogItem;
+    let group = byKey.get(item.category);
     if (!group) {
-      const label = `### ${key || TOP_LEVEL_CATEGORY_LABEL}`;
-      group = {
-        key,
-        entries: [],
-        collapsed: false,
-        live: 0,
-        lineSum: { ascii: 0, other: 0 },
-        nameSum: { ascii: 0, other: 0 },
-        header: lineUnits(label),
-        collapsedHeader: lineUnits(label + NAMES_ONLY),
-      };
-      byKey.set(key, group);
+      group = newGroup(item.category);
+      byKey.set(item.category, group);
     }
-    const name = skillName(record);
-    const nameUnits = tokenUnits(name);
-    const stats = Object.prototype.hasOwnProperty.call(usage, name) ? usage[name] : undefined;
-    const entry: Entry = {
-      name,
-      nameUnits,
-      group,
-      record,
-      uses: finite(stats?.uses),
-      lastUsed: finite(stats?.lastUsed),
-      description: '',
-      state: 'full',
-      shown: '',
-      units: ZERO,
-    };
+    const use = stats.size > 0 ? stats.get(item.name) : undefined;
+    const entry: Entry = { item, group, uses: use ? finite(use.uses) : 0, lastUsed: use ? finite(use.lastUsed) : 0, state: 'full', shown: UNMEASURED };
     group.entries.push(entry);
     group.live++;
-    plus(group.nameSum, nameUnits);
-    entries.push(entry);
+    group.uses += entry.uses;
+    if (entry.lastUsed > group.lastUsed) group.lastUsed = entry.lastUsed;
+    group.nameSum.ascii += item.nameUnits.ascii;
+    group.nameSum.other += item.nameUnits.other;
+    if (entry.uses !== 0 || entry.lastUsed !== 0) used.push(entry);
+    else (unused[item.scopeRank] as Entry[]).push(entry);
   }
   const groups = [...byKey.values()].sort((a, b) => compareText(a.key, b.key));
-  for (const group of groups) group.entries.sort((a, b) => compareText(a.name, b.name) || compareText(a.record.file, b.record.file));
-  return { groups, entries };
+  // Unused skills are already in usefulness order within a scope; merge the (few) used ones in.
+  // (concat, not flat(): flat is ten times slower on 10,000 entries.)
+  const rest = ([] as Entry[]).concat(...unused);
+  used.sort(byUsefulness);
+  const mostUseful: Entry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < used.length && j < rest.length) mostUseful.push(byUsefulness(used[i] as Entry, rest[j] as Entry) <= 0 ? (used[i++] as Entry) : (rest[j++] as Entry));
+  while (i < used.length) mostUseful.push(used[i++] as Entry);
+  while (j < rest.length) mostUseful.push(rest[j++] as Entry);
+  return { groups, leastUseful: mostUseful.reverse() };
 }
 
 function measure(group: Group): void {
-  for (const entry of group.entries) {
-    entry.description = oneLine(entry.record.description);
-    entry.shown = entry.description;
-    entry.units = entryUnits(entry.nameUnits, entry.description);
-    plus(group.lineSum, entry.units);
+  const { entries, lineSum } = group;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as Entry;
+    entry.shown = fullDescription(entry.item);
+    lineSum.ascii += entry.shown.lineUnits.ascii;
+    lineSum.other += entry.shown.lineUnits.other;
   }
 }
 
 /** Whether no amount of shortening and collapsing can make the catalog fit; see the caller. */
 function omissionIsCertain(groups: readonly Group[], budgetTokens: number): ReadonlySet<Group> | undefined {
-  const bare: TokenUnits = { ascii: 0, other: 0 };
-  for (const line of INTRO) plus(bare, lineUnits(line));
+  const bare: TokenUnits = { ...INTRO_UNITS };
   const floor: TokenUnits = { ...bare };
   for (const line of notes(true, 0)) plus(floor, lineUnits(line));
   const surelyCollapsed = new Set<Group>();
@@ -288,14 +308,22 @@ function omissionIsCertain(groups: readonly Group[], budgetTokens: number): Read
  * first: to the first sentence, then to SHORT_DESCRIPTION_CHARS), then reduces rarely used
  * categories to names, then leaves out the least useful skills; docs/search-and-catalog.md has the
  * details. Shadowed, disabled and platform-hidden records are skipped.
+ *
+ * Records are taken as immutable: what the catalog works out for a record object (its one-line
+ * name and descriptions and their costs, its place in the order) is kept with it, so rebuilding
+ * after one skill changed costs about a pass over the records.
  */
 export function buildCatalog(records: readonly SkillRecord[], options: CatalogOptions = {}): CatalogResult {
   const budgetTokens = normalizeBudget(options.budgetTokens);
-  const active = records.filter((r) => !r.shadowedBy && !r.disabled && !r.platformHidden);
+  const active: SkillRecord[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as SkillRecord;
+    if (!r.shadowedBy && !r.disabled && !r.platformHidden) active.push(r);
+  }
   if (active.length === 0) {
     return { text: '', tokens: 0, budgetTokens, included: 0, shortened: [], collapsed: [], namesOnly: [], omitted: [] };
   }
-  const { groups, entries } = groupRecords(active, options.usage ?? {});
+  const { groups, leastUseful } = groupRecords(active, options.usage ?? {});
 
   // When not even bare names fit, skills will be left out whatever happens, and every category that
   // is cheaper as a list of names than as "- name" lines ends up collapsed (the steps below would
@@ -309,35 +337,31 @@ export function buildCatalog(records: readonly SkillRecord[], options: CatalogOp
 
   // Every change below updates `total` in units, which add up exactly, so it always holds the
   // estimate of the text that render() will produce (or slightly more, see the reserved note).
-  const total: TokenUnits = { ascii: 0, other: 0 };
-  for (const line of INTRO) plus(total, lineUnits(line));
-  for (const group of groups) plus(total, groupCost(group));
+  const total: TokenUnits = { ascii: INTRO_UNITS.ascii, other: INTRO_UNITS.other };
+  for (const group of groups) plusGroupCost(total, group, 1);
   const fits = () => tokensOfUnits(total) <= budgetTokens;
-  const leastUseful = [...entries].sort(byUsefulness).reverse();
-  for (const shorten of [firstSentence, (d: string) => shortenDescription(firstSentence(d), SHORT_DESCRIPTION_CHARS)]) {
-    for (const entry of leastUseful) {
+  const shortenable: Entry[] = [];
+  if (!fits()) {
+    for (let i = 0; i < leastUseful.length; i++) if (!(leastUseful[i] as Entry).group.collapsed) shortenable.push(leastUseful[i] as Entry);
+  }
+  for (const shorten of [sentenceDescription, shortDescription]) {
+    for (const entry of shortenable) {
       if (fits()) break;
-      if (entry.group.collapsed) continue;
-      const shown = shorten(entry.description);
-      if (shown.length >= entry.shown.length) continue;
+      const shown = shorten(entry.item);
+      if (shown.text.length >= entry.shown.text.length) continue;
       const group = entry.group;
-      plus(total, groupCost(group), -1);
-      plus(group.lineSum, entry.units, -1);
+      plusGroupCost(total, group, -1);
+      plus(group.lineSum, entry.shown.lineUnits, -1);
       entry.state = 'shortened';
       entry.shown = shown;
-      entry.units = entryUnits(entry.nameUnits, shown);
-      plus(group.lineSum, entry.units);
-      plus(total, groupCost(group));
+      plus(group.lineSum, shown.lineUnits);
+      plusGroupCost(total, group, 1);
     }
   }
 
   if (!fits()) {
     // Rarely used categories first; among equals the larger, as it frees the most room.
-    const uses = new Map(groups.map((g) => [g, g.entries.reduce((sum, e) => sum + e.uses, 0)]));
-    const last = new Map(groups.map((g) => [g, g.entries.reduce((max, e) => Math.max(max, e.lastUsed), 0)]));
-    const order = [...groups].sort(
-      (a, b) => (uses.get(a) as number) - (uses.get(b) as number) || (last.get(a) as number) - (last.get(b) as number) || b.live - a.live || compareText(a.key, b.key),
-    );
+    const order = [...groups].sort((a, b) => a.uses - b.uses || a.lastUsed - b.lastUsed || b.live - a.live || compareText(a.key, b.key));
     for (const line of notes(true, 0)) plus(total, lineUnits(line));
     for (const group of order) {
       if (fits()) break;
@@ -354,20 +378,41 @@ export function buildCatalog(records: readonly SkillRecord[], options: CatalogOp
 
   if (!fits()) {
     // Reserve the note with the widest count it can show; the real one is never longer.
-    for (const line of notes(false, entries.length)) plus(total, lineUnits(line));
-    for (const entry of leastUseful) {
-      if (fits()) break;
-      const group = entry.group;
-      plus(total, groupCost(group), -1);
-      plus(group.lineSum, entry.units, -1);
-      plus(group.nameSum, entry.nameUnits, -1);
-      group.live--;
-      entry.state = 'omitted';
-      plus(total, groupCost(group));
-    }
+    for (const line of notes(false, leastUseful.length)) plus(total, lineUnits(line));
+    const omitted = omittedCount(groups, leastUseful, total, budgetTokens);
+    for (let i = 0; i < omitted; i++) (leastUseful[i] as Entry).state = 'omitted';
   }
 
   return render(groups, budgetTokens);
+}
+
+/**
+ * The fewest of the least useful skills to leave out for `total` to fit the budget, or all of them.
+ * Leaving out a skill never adds to the cost, so this starts with every skill left out and adds the
+ * most useful back while the catalog still fits: at 10,000 skills and the default budget it looks at
+ * the few hundred kept instead of the thousands left out. It overwrites the groups' running sums,
+ * which render() does not read.
+ */
+function omittedCount(groups: readonly Group[], leastUseful: readonly Entry[], total: Readonly<TokenUnits>, budgetTokens: number): number {
+  const sum: TokenUnits = { ascii: total.ascii, other: total.other };
+  for (const group of groups) {
+    plusGroupCost(sum, group, -1);
+    group.live = 0;
+    group.lineSum.ascii = group.lineSum.other = 0;
+    group.nameSum.ascii = group.nameSum.other = 0;
+  }
+  if (tokensOfUnits(sum) > budgetTokens) return leastUseful.length;
+  for (let i = leastUseful.length - 1; i >= 0; i--) {
+    const entry = leastUseful[i] as Entry;
+    const group = entry.group;
+    plusGroupCost(sum, group, -1);
+    group.live++;
+    plus(group.lineSum, entry.shown.lineUnits);
+    plus(group.nameSum, entry.item.nameUnits);
+    plusGroupCost(sum, group, 1);
+    if (tokensOfUnits(sum) > budgetTokens) return i + 1;
+  }
+  return 0;
 }
 
 function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
@@ -378,22 +423,28 @@ function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
   const body: string[] = [];
   let included = 0;
   for (const group of groups) {
-    const live = group.entries.filter((e) => e.state !== 'omitted');
-    for (const entry of group.entries) if (entry.state === 'omitted') omitted.push(entry.name);
+    const live: Entry[] = [];
+    const { entries } = group;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as Entry;
+      if (entry.state === 'omitted') omitted.push(entry.item.name);
+      else live.push(entry);
+    }
     if (live.length === 0) continue;
     const label = `### ${group.key || TOP_LEVEL_CATEGORY_LABEL}`;
     body.push('');
     if (group.collapsed) {
       collapsed.push(group.key);
-      body.push(label + NAMES_ONLY, live.map((e) => e.name).join(', '));
-      namesOnly.push(...live.map((e) => e.name));
+      const names = live.map((e) => e.item.name);
+      body.push(label + NAMES_ONLY, names.join(', '));
+      namesOnly.push(...names);
       continue;
     }
     body.push(label);
     for (const entry of live) {
-      body.push(describedLine(entry.name, entry.shown));
+      body.push(describedLine(entry.item.name, entry.shown.text));
       included++;
-      if (entry.state === 'shortened') shortened.push(entry.name);
+      if (entry.state === 'shortened') shortened.push(entry.item.name);
     }
   }
   const text = `${[...INTRO, ...notes(collapsed.length > 0, omitted.length), ...body].join('\n')}\n`;
@@ -401,7 +452,7 @@ function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
   if (tokens <= budgetTokens) return { text, tokens, budgetTokens, included, shortened, collapsed, namesOnly, omitted };
 
   // Not even the introduction fits: only say how to reach the skills, or say nothing.
-  const all = groups.flatMap((g) => g.entries.map((e) => e.name));
+  const all = groups.flatMap((g) => g.entries.map((e) => e.item.name));
   const count = all.length === 1 ? '1 skill is' : `${all.length} skills are`;
   const pointer = `## Skills\n${count} available: skills_list() lists them, skills_list(query="<words>") searches them.\n`;
   const pointerTokens = tokensOfUnits(tokenUnits(pointer));
@@ -417,3 +468,4 @@ function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
     omitted: all,
   };
 }
+

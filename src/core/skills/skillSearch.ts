@@ -1,5 +1,4 @@
-import MiniSearch from 'minisearch';
-import type { SearchResult } from 'minisearch';
+import { Bm25Index, MAX_BM25_QUERY_TERMS } from './bm25Index';
 import { queryTerms, searchTerms } from './searchText';
 import type { SkillRecord } from './skillTypes';
 
@@ -55,9 +54,10 @@ const BOOST: Readonly<Record<Field, number>> = {
   headings: 0.3,
   category: 0.5,
 };
+const BOOSTS: readonly number[] = FIELDS.map((field) => BOOST[field]);
 
 /** Query terms kept from one query: enough for any real question, and a pasted document stays fast. */
-const MAX_QUERY_TERMS = 64;
+const MAX_QUERY_TERMS = MAX_BM25_QUERY_TERMS;
 /** Prefix matching only for longer terms: short stems ("test", "app") would match half the index. */
 const PREFIX_MIN_LENGTH = 5;
 const DEFAULT_TOP = 10;
@@ -82,39 +82,23 @@ function fieldText(record: SkillRecord, field: Field): string {
   }
 }
 
-/** What minisearch holds per record: the terms of each field, tokenized once (also for `similar`). */
+/** The terms of each field of one record (in FIELDS order), tokenized once for search and `similar`. */
 interface IndexedSkill {
   readonly file: string;
-  readonly terms: Readonly<Record<Field, readonly string[]>>;
+  readonly terms: readonly (readonly string[])[];
 }
 
 function indexedSkill(record: SkillRecord): IndexedSkill {
-  const terms = {} as Record<Field, readonly string[]>;
-  for (const field of FIELDS) terms[field] = searchTerms(fieldText(record, field));
-  return { file: record.file, terms };
+  return { file: record.file, terms: FIELDS.map((field) => searchTerms(fieldText(record, field))) };
 }
 
-function newIndex(): MiniSearch<IndexedSkill> {
-  return new MiniSearch<IndexedSkill>({
-    idField: 'file',
-    fields: [...FIELDS],
-    // Terms never contain spaces, so joining and splitting on one restores them exactly.
-    extractField: (doc, field) => (field === 'file' ? doc.file : doc.terms[field as Field].join(' ')),
-    tokenize: (text) => (text ? text.split(' ') : []),
-    processTerm: (term) => term,
-  });
+function byName(a: SkillRecord, b: SkillRecord): number {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
 }
 
 function byScoreThenName(a: SkillSearchHit, b: SkillSearchHit): number {
-  if (b.score !== a.score) return b.score - a.score;
-  if (a.record.name !== b.record.name) return a.record.name < b.record.name ? -1 : 1;
-  return a.record.file < b.record.file ? -1 : a.record.file > b.record.file ? 1 : 0;
-}
-
-function fieldsOf(result: SearchResult): string[] {
-  const hit = new Set<string>();
-  for (const fields of Object.values(result.match)) for (const field of fields) hit.add(field);
-  return FIELDS.filter((field) => hit.has(field));
+  return b.score - a.score || byName(a.record, b.record);
 }
 
 function topCount(top: number | undefined, fallback: number): number {
@@ -128,7 +112,7 @@ function topCount(top: number | undefined, fallback: number): number {
  * Records are keyed by `file`.
  */
 export class SkillSearch {
-  private index = newIndex();
+  private index = new Bm25Index(FIELDS.length);
   private readonly records = new Map<string, SkillRecord>();
   /** What `similar` compares: the record's own words (name, description, trigger phrases) and its headings. */
   private readonly coreTerms = new TermSets();
@@ -144,14 +128,14 @@ export class SkillSearch {
 
   /** Replaces the whole content (a full rescan); a later record with the same `file` wins. */
   setAll(records: readonly SkillRecord[]): void {
-    this.index = newIndex();
+    this.index = new Bm25Index(FIELDS.length);
     this.records.clear();
     this.coreTerms.clear();
     this.headingTerms.clear();
     const unique = new Map<string, SkillRecord>();
     for (const record of records) unique.set(record.file, record);
     const docs = [...unique.values()].map(indexedSkill);
-    this.index.addAll(docs);
+    this.index.setAll(docs.map((doc) => [doc.file, doc.terms] as const));
     for (const doc of docs) {
       this.records.set(doc.file, unique.get(doc.file) as SkillRecord);
       this.addTerms(doc);
@@ -160,12 +144,8 @@ export class SkillSearch {
 
   upsert(record: SkillRecord): void {
     const doc = indexedSkill(record);
-    if (this.records.has(record.file)) {
-      this.index.replace(doc);
-      this.removeTerms(record.file);
-    } else {
-      this.index.add(doc);
-    }
+    this.index.set(doc.file, doc.terms);
+    this.removeTerms(record.file);
     this.records.set(record.file, record);
     this.addTerms(doc);
   }
@@ -173,7 +153,7 @@ export class SkillSearch {
   /** Removes the record whose SKILL.md is `file`; unknown files are ignored. */
   remove(file: string): void {
     if (!this.records.has(file)) return;
-    this.index.discard(file);
+    this.index.delete(file);
     this.records.delete(file);
     this.removeTerms(file);
   }
@@ -184,24 +164,20 @@ export class SkillSearch {
     const terms = queryTerms(query, MAX_QUERY_TERMS);
     if (terms.length === 0) return [];
     const filter = options.filter;
-    const results = this.index.search(
-      { queries: terms, combineWith: 'OR' },
-      {
-        boost: { ...BOOST },
-        prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
-        // The query is already normalized into terms; keep minisearch from re-splitting them.
-        tokenize: (text) => [text],
-        processTerm: (term) => term,
-        filter: filter ? (result) => filter(this.records.get(result.id as string) as SkillRecord) : undefined,
-      },
-    );
-    const hits: SkillSearchHit[] = [];
-    for (const result of results) {
-      const record = this.records.get(result.id as string);
-      if (!record) continue;
-      hits.push({ record, score: result.score, matched: result.queryTerms, fields: fieldsOf(result) });
-    }
-    return hits.sort(byScoreThenName).slice(0, top);
+    const recordOf = (file: string) => this.records.get(file) as SkillRecord;
+    const results = this.index.search(terms, {
+      boosts: BOOSTS,
+      prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
+      top,
+      accept: filter ? (file) => filter(recordOf(file)) : undefined,
+      tieBreak: (a, b) => byName(recordOf(a), recordOf(b)),
+    });
+    return results.map((result) => ({
+      record: recordOf(result.id),
+      score: result.score,
+      matched: result.terms,
+      fields: result.fields.map((f) => FIELDS[f] as Field),
+    }));
   }
 
   /**
@@ -237,8 +213,14 @@ export class SkillSearch {
   }
 
   private addTerms(doc: IndexedSkill): void {
-    const { name, description, tags, useCases, exampleQueries, headings } = doc.terms;
-    this.coreTerms.set(doc.file, [...name, ...description, ...tags, ...useCases, ...exampleQueries]);
+    const core: string[] = [];
+    const headings: string[] = [];
+    FIELDS.forEach((field, f) => {
+      const terms = doc.terms[f] ?? [];
+      if (field === 'headings') headings.push(...terms);
+      else if (field !== 'category') core.push(...terms);
+    });
+    this.coreTerms.set(doc.file, core);
     this.headingTerms.set(doc.file, headings);
   }
 

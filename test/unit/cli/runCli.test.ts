@@ -25,6 +25,7 @@ async function run(args: string[], cwd = work): Promise<Run> {
     cwd,
     homeDir: home,
     fs: new NodeFileSystem(),
+    env: {},
   });
   return { code, out, err };
 }

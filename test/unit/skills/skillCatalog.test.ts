@@ -190,6 +190,38 @@ describe('buildCatalog', () => {
     assert.ok(plain.omitted.every((n) => n > (kept[kept.length - 1] as string)));
   });
 
+  it('after skills change, are added or removed, gives exactly what a build from scratch gives', () => {
+    const random = seeded(21);
+    // The catalog keeps what it worked out for each record object between builds; a build from
+    // copies of the records shares none of it.
+    const steps: SkillRecord[][] = [randomSkills(random, 150)];
+    const removed: SkillRecord[] = [];
+    for (let step = 1; step < 30; step++) {
+      const next = [...(steps[step - 1] as SkillRecord[])];
+      for (let change = Math.floor(random() * 4); change >= 0; change--) {
+        const at = Math.floor(random() * next.length);
+        const roll = random();
+        const record = next[at] as SkillRecord;
+        if (roll < 0.2) removed.push(...next.splice(at, 1));
+        else if (roll < 0.3 && removed.length > 0) next.push(removed.shift() as SkillRecord); // the same object back
+        else if (roll < 0.7) next[at] = { ...record, description: `Changed. ${record.description}` };
+        else next.splice(at, 0, skill(`new-${step}-${change}`, 'Added later. With two sentences.', record.category));
+      }
+      steps.push(next);
+    }
+    const last = steps[steps.length - 1] as SkillRecord[];
+    // The same record object twice, another record with the same name and file, then neither.
+    steps.push([...last, last[0] as SkillRecord], [...last, { ...(last[1] as SkillRecord) }], last, [...last.slice(1), last[0] as SkillRecord]);
+    const usage = { [steps[0]?.[7]?.name as string]: { uses: 3, lastUsed: 5 } };
+    const budgets = [300, 900, 2500, 100_000];
+    const expected = steps.map((records, i) =>
+      buildCatalog(records.map((r) => ({ ...r })), { budgetTokens: budgets[i % budgets.length], usage }),
+    );
+    steps.forEach((records, i) => {
+      assert.deepEqual(buildCatalog(records, { budgetTokens: budgets[i % budgets.length], usage }), expected[i], `step ${i}`);
+    });
+  });
+
   it('falls back to a one-line pointer, then to nothing, when the budget is tiny', () => {
     const pointer = buildCatalog(small, { budgetTokens: 30 });
     assert.equal(pointer.text, '## Skills\n4 skills are available: skills_list() lists them, skills_list(query="<words>") searches them.\n');

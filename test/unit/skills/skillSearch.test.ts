@@ -44,6 +44,17 @@ const records = [
   skill('image-resize', 'Resize, crop and convert images in bulk with ImageMagick.', { headings: ['Thumbnails', 'WebP output'] }),
 ];
 
+/** Deterministic pseudo-random numbers (mulberry32), so a failing case can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 function names(hits: readonly { record: SkillRecord }[]): string[] {
   return hits.map((h) => h.record.name);
 }
@@ -129,6 +140,59 @@ describe('SkillSearch', () => {
     assert.equal(queryTerms(query, 64).length, 64);
     assert.equal(names(search.search(query))[0], 'docker-compose');
     assert.ok(Array.isArray(search.search('x'.repeat(10_000))));
+  });
+
+  it('reports a matching term found after the 32nd query term', () => {
+    const search = new SkillSearch(records);
+    const filler = Array.from({ length: 40 }, (_, i) => `filler${i}`).join(' ');
+    const hit = search.search(`${filler} docker`)[0];
+    assert.equal(hit?.record.name, 'docker-compose');
+    assert.deepEqual(hit?.matched, ['docker']);
+  });
+
+  it('matches longer words from a prefix of 5+ characters, also words added after the first search', () => {
+    const search = new SkillSearch(records);
+    assert.equal(names(search.search('kubern'))[0], 'deploy-app');
+    assert.deepEqual(search.search('kube'), [], 'a 4-character prefix matches whole terms only');
+    assert.deepEqual(search.search('graphq'), []);
+    search.upsert(skill('graphql-lint', 'Lint GraphQL schemas.'));
+    assert.equal(names(search.search('graphq'))[0], 'graphql-lint');
+    search.remove(search.search('graphq')[0]?.record.file as string);
+    assert.deepEqual(search.search('graphq'), []);
+  });
+
+  it('ranks after upserts and removals exactly as an index built from the final records', () => {
+    const random = seeded(9);
+    const words = ['deploy', 'helm', 'docker', 'compose', 'review', 'sql', 'release', 'notes', 'image', 'resize', 'pages', 'publish', 'kubernetes'];
+    const pick = () => words[Math.floor(random() * words.length)] as string;
+    const make = (i: number) =>
+      skill(`s${i}-${pick()}`, Array.from({ length: 3 + Math.floor(random() * 12) }, pick).join(' '), { tags: [pick()], headings: [pick()] });
+    let current = Array.from({ length: 80 }, (_, i) => make(i));
+    const search = new SkillSearch(current);
+    for (let step = 0; step < 60; step++) {
+      const at = Math.floor(random() * current.length);
+      const roll = random();
+      if (roll < 0.4) {
+        const changed = { ...make(step + 1000), file: (current[at] as SkillRecord).file };
+        current = current.map((r, i) => (i === at ? changed : r));
+        search.upsert(changed);
+      } else if (roll < 0.7) {
+        search.remove((current[at] as SkillRecord).file);
+        current = current.filter((_, i) => i !== at);
+      } else {
+        const added = make(step + 2000);
+        current = [...current, added];
+        search.upsert(added);
+      }
+    }
+    const fresh = new SkillSearch(current);
+    assert.equal(search.size, fresh.size);
+    for (const query of ['deploy helm', 'docker compose review', 'sql', 'publish pages image', 'kubernet', 'release notes kubernetes resize']) {
+      const got = search.search(query, { top: 20 });
+      const want = fresh.search(query, { top: 20 });
+      assert.deepEqual(got.map((h) => [h.record.file, h.matched, h.fields]), want.map((h) => [h.record.file, h.matched, h.fields]), query);
+      got.forEach((hit, i) => assert.ok(Math.abs(hit.score - (want[i]?.score ?? 0)) < 1e-9, query));
+    }
   });
 
   it('honours top and filter, and orders equal scores by name', () => {

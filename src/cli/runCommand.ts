@@ -1,0 +1,107 @@
+import * as path from 'node:path';
+import { assembleAgent } from '../core/agent/agentAssembly';
+import type { AgentEvent } from '../core/agent/agentLoop';
+import { AgentSession, DEFAULT_MAX_STEPS } from '../core/agent/agentSession';
+import { createApprovalGate } from '../core/agent/approvalGate';
+import { headlessApprovalPolicy } from '../core/agent/approvals';
+import { configuredRoots } from '../core/skills/configuredRoots';
+import { SkillIndex } from '../core/skills/skillIndex';
+import { SkillSearch } from '../core/skills/skillSearch';
+import { NodeProcessPort } from '../core/tools/processPort';
+import { JsTextSearch } from '../core/tools/jsTextSearch';
+import { RipgrepSearch } from '../core/tools/ripgrepSearch';
+import { WorkspaceTools } from '../core/tools/workspaceTools';
+import type { ParsedArgs } from './cliArgs';
+import { intFlag, UsageError } from './cliArgs';
+import type { CliEnv } from './cliCommands';
+
+function stringFlag(args: ParsedArgs, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = args.flags.get(name);
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+function eventJson(event: AgentEvent): Record<string, unknown> {
+  if (event.type === 'turn_done' && event.error) {
+    return { type: event.type, reason: event.reason, error: { kind: event.error.kind, message: event.error.message, advice: event.error.advice } };
+  }
+  return event as unknown as Record<string, unknown>;
+}
+
+/**
+ * `skillwright run -p "<prompt>"`: one agent turn from a terminal or CI, with the same skills and
+ * tools as the extension. Edits and commands are denied unless flags allow them.
+ */
+export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
+  const prompt = stringFlag(args, '-p', '--prompt') ?? args.positionals.join(' ');
+  if (!prompt.trim()) throw new UsageError('run needs a prompt: skillwright run -p "what to do"');
+  const baseUrl = stringFlag(args, '--base-url') ?? env.env.SKILLWRIGHT_BASE_URL ?? '';
+  const modelName = stringFlag(args, '--model') ?? env.env.SKILLWRIGHT_MODEL ?? '';
+  if (!baseUrl || !modelName) {
+    throw new UsageError('run needs a model: set SKILLWRIGHT_BASE_URL and SKILLWRIGHT_MODEL (and OPENAI_API_KEY if the server needs a key), or pass --base-url and --model');
+  }
+  if (args.flags.has('--session')) throw new UsageError('--session is not available yet: sessions arrive with the session store');
+  const maxSteps = intFlag(args, '--max-steps', DEFAULT_MAX_STEPS, 1, 200);
+  const cwd = path.resolve(env.cwd, stringFlag(args, '--cwd') ?? '.');
+  if ((await env.fs.stat(cwd))?.type !== 'directory') throw new UsageError(`--cwd "${cwd}" is not a folder`);
+  const json = args.flags.has('--json');
+
+  const folders = [{ name: path.basename(cwd), fsPath: cwd }];
+  const index = new SkillIndex({ fs: env.fs, roots: configuredRoots(folders, env.homeDir).roots });
+  await index.load();
+  const processPort = new NodeProcessPort();
+  const workspaceTools = new WorkspaceTools({
+    fs: env.fs,
+    folders,
+    process: processPort,
+    textSearch: new RipgrepSearch('rg', processPort, new JsTextSearch(env.fs)),
+  });
+  const agent = await assembleAgent({
+    fs: env.fs,
+    folders,
+    index,
+    search: new SkillSearch(index.active()),
+    workspaceTools,
+    trusted: true,
+    date: new Date().toISOString().slice(0, 10),
+  });
+  const policy = headlessApprovalPolicy({
+    readsOnly: args.flags.has('--yes-reads-only'),
+    allowEdits: args.flags.has('--yes-edits'),
+    allowCommands: args.flags.has('--yes-commands'),
+  });
+  const { OpenAiChatModel } = await import('../providers/openAiChatModel');
+  const apiKey = env.env.OPENAI_API_KEY;
+  const model = new OpenAiChatModel({ baseUrl, model: modelName, ...(apiKey ? { apiKey } : {}) });
+  const session = new AgentSession({
+    model,
+    tools: agent.tools,
+    systemPrompt: agent.prompt.text,
+    approvals: createApprovalGate(policy, async () => 'deny'),
+    maxSteps,
+    suggest: agent.suggest,
+  });
+
+  const result = await session.send(prompt, {
+    ...(env.signal ? { signal: env.signal } : {}),
+    onEvent: (event) => {
+      if (json) {
+        env.stdout(`${JSON.stringify(eventJson(event))}\n`);
+      } else if (event.type === 'text') {
+        env.stdout(event.delta);
+      } else if (event.type === 'tool_start') {
+        env.stderr(`\n[tool] ${event.call.name} …\n`);
+      } else if (event.type === 'tool_end') {
+        env.stderr(`[tool] ${event.call.name} ${event.ok ? 'done' : 'failed'} in ${event.durationMs} ms: ${event.summary}\n`);
+      }
+    },
+  });
+  if (!json) {
+    env.stdout('\n');
+    if (result.error) env.stderr(`skillwright run: ${result.error.message} ${result.error.advice}\n`);
+    if (result.reason === 'max_steps') env.stderr(`skillwright run: stopped after ${maxSteps} model requests (--max-steps)\n`);
+  }
+  return result.reason === 'stop' ? 0 : result.reason === 'aborted' ? 130 : 1;
+}

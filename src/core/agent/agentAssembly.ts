@@ -1,0 +1,93 @@
+import * as path from 'node:path';
+import type { FileSystemPort } from '../fileSystemPort';
+import type { Logger } from '../logger';
+import { scanText } from '../security/threatScanner';
+import type { CatalogResult } from '../skills/skillCatalog';
+import { buildCatalog } from '../skills/skillCatalog';
+import type { SkillIndex } from '../skills/skillIndex';
+import type { SkillSearch } from '../skills/skillSearch';
+import type { SkillToolContext } from '../skills/skillTools';
+import type { WorkspaceFolderRef } from '../skillRoots';
+import type { WorkspaceTools } from '../tools/workspaceTools';
+import type { AgentTool } from './agentTool';
+import type { InstructionFile, SystemPrompt } from './systemPrompt';
+import { buildSystemPrompt, INSTRUCTION_FILES, MAX_INSTRUCTION_CHARS } from './systemPrompt';
+import { skillAgentTools } from './skillAgentTools';
+
+/** Below this score a search hit is noise, not a suggestion worth tokens. */
+const MIN_SUGGESTION_SCORE = 2;
+const MAX_SUGGESTIONS = 3;
+
+export interface AgentParts {
+  readonly fs: FileSystemPort;
+  readonly folders: readonly WorkspaceFolderRef[];
+  readonly index: SkillIndex;
+  readonly search: SkillSearch;
+  readonly workspaceTools: WorkspaceTools;
+  readonly extraTools?: readonly AgentTool[];
+  readonly trusted: boolean;
+  readonly budgetTokens?: number;
+  readonly usage?: SkillToolContext['usage'];
+  /** Memory snapshots taken at session start (empty when there is none). */
+  readonly memory?: string;
+  readonly userProfile?: string;
+  readonly date: string;
+  readonly logger?: Logger;
+}
+
+export interface AssembledAgent {
+  readonly tools: AgentTool[];
+  readonly prompt: SystemPrompt;
+  readonly catalog: CatalogResult;
+  readonly suggest: (text: string) => { name: string; description: string }[];
+}
+
+/** Reads AGENTS.md and its siblings from each folder, capped; missing files are skipped. */
+export async function readInstructionFiles(fs: FileSystemPort, folders: readonly WorkspaceFolderRef[]): Promise<InstructionFile[]> {
+  const files: InstructionFile[] = [];
+  for (const folder of folders) {
+    for (const name of INSTRUCTION_FILES) {
+      const file = path.join(folder.fsPath, ...name.split('/'));
+      const stat = await fs.stat(file);
+      if (stat?.type !== 'file') continue;
+      const bytes = await fs.readFile(file);
+      const text = new TextDecoder().decode(bytes.subarray(0, MAX_INSTRUCTION_CHARS * 4));
+      files.push({ path: folders.length > 1 ? `${folder.name}/${name}` : name, text });
+    }
+  }
+  return files;
+}
+
+/**
+ * Puts together what one agent session needs: the tools, the frozen system prompt (catalog,
+ * instruction files, memory snapshots) and per-turn skill suggestions. Shared by the panel and
+ * the headless CLI so both behave the same.
+ */
+export async function assembleAgent(parts: AgentParts): Promise<AssembledAgent> {
+  const skillContext = (): SkillToolContext => ({
+    fs: parts.fs,
+    index: parts.index,
+    search: parts.search,
+    ...(parts.logger ? { logger: parts.logger } : {}),
+    ...(parts.usage ? { usage: parts.usage } : {}),
+  });
+  const tools = [...skillAgentTools(skillContext), ...parts.workspaceTools.agentTools(), ...(parts.extraTools ?? [])];
+  const catalog = buildCatalog(parts.index.active(), { ...(parts.budgetTokens ? { budgetTokens: parts.budgetTokens } : {}) });
+  const instructionFiles = await readInstructionFiles(parts.fs, parts.folders);
+  const prompt = buildSystemPrompt({
+    catalog: catalog.text,
+    toolNames: tools.map((tool) => tool.spec.name),
+    instructionFiles,
+    memory: parts.memory ?? '',
+    userProfile: parts.userProfile ?? '',
+    date: parts.date,
+    trusted: parts.trusted,
+    scan: (text) => scanText(text, { context: 'instructions' }),
+  });
+  const suggest = (text: string) =>
+    parts.search
+      .search(text, { top: MAX_SUGGESTIONS })
+      .filter((hit) => hit.score >= MIN_SUGGESTION_SCORE)
+      .map((hit) => ({ name: hit.record.name, description: hit.record.description }));
+  return { tools, prompt, catalog, suggest };
+}

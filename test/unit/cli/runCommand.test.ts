@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../../src/cli/runCli';
+import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
+import { ScriptedModelServer } from '../../fakes/scriptedModelServer';
+
+describe('skillwright run (headless agent)', () => {
+  let server: ScriptedModelServer;
+  let work: string;
+  let home: string;
+
+  async function run(args: string[], env: Record<string, string | undefined> = {}) {
+    let out = '';
+    let err = '';
+    const code = await runCli(['run', ...args], '1.2.3', {
+      stdout: (t) => (out += t),
+      stderr: (t) => (err += t),
+      cwd: work,
+      homeDir: home,
+      fs: new NodeFileSystem(),
+      env: { SKILLWRIGHT_BASE_URL: server.baseUrl, SKILLWRIGHT_MODEL: 'scripted', OPENAI_API_KEY: 'sk-test', ...env },
+    });
+    return { code, out, err };
+  }
+
+  beforeEach(async () => {
+    server = await ScriptedModelServer.start();
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-run-'));
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-run-home-'));
+    fs.writeFileSync(path.join(work, 'README.md'), '# Demo\n');
+    fs.writeFileSync(path.join(work, 'AGENTS.md'), 'Always answer in one sentence.\n');
+    const skill = path.join(work, '.agents', 'skills', 'count-files');
+    fs.mkdirSync(skill, { recursive: true });
+    fs.writeFileSync(path.join(skill, 'SKILL.md'), '---\nname: count-files\ndescription: Counts files in a folder. Use when the user asks how many files there are.\n---\n\n# Count\n\nUse list_files.\n');
+  });
+
+  afterEach(async () => {
+    await server.close();
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('runs a turn with tools and streams JSON events', async () => {
+    server.on({ user: 'how many files' }, { toolCalls: [{ id: 'l1', name: 'list_files', arguments: { path: '.' } }] });
+    server.on({ toolResult: { toolCallId: 'l1' } }, { text: 'There are 2 files.' });
+    const result = await run(['-p', 'how many files are here?', '--json']);
+    assert.equal(result.code, 0, result.err);
+    const events = result.out.trim().split('\n').map((line) => JSON.parse(line) as { type: string; ok?: boolean; reason?: string });
+    assert.deepEqual(events.filter((e) => e.type === 'tool_end').map((e) => e.ok), [true]);
+    assert.equal(events.at(-1)?.type, 'turn_done');
+    assert.equal(events.at(-1)?.reason, 'stop');
+    const first = server.chatRequests[0];
+    const system = String(first?.messages[0]?.content);
+    assert.match(system, /count-files: Counts files in a folder/, 'the catalog is in the prompt');
+    assert.match(system, /Always answer in one sentence/, 'AGENTS.md is in the prompt');
+    assert.match(String(first?.messages.at(-1)?.content), /<skill-suggestions>[\s\S]*count-files/);
+    assert.equal(server.requests[0]?.headers.authorization, 'Bearer sk-test');
+  });
+
+  it('denies edits and commands unless flags allow them', async () => {
+    const script = () => {
+      server.on({ user: 'write it' }, { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'out.txt', content: 'hello' } }] });
+      server.on({ toolResult: { toolCallId: 'w' } }, { text: 'Done.' });
+    };
+    script();
+    const denied = await run(['-p', 'write it']);
+    assert.equal(denied.code, 0);
+    assert.equal(fs.existsSync(path.join(work, 'out.txt')), false);
+    assert.match(denied.err, /write_file failed/);
+    const sentBack = server.chatRequests[1]?.messages.at(-1);
+    assert.match(String(sentBack?.content), /--yes-edits/);
+
+    script();
+    const allowed = await run(['-p', 'write it', '--yes-edits']);
+    assert.equal(allowed.code, 0, allowed.err);
+    assert.equal(fs.readFileSync(path.join(work, 'out.txt'), 'utf8'), 'hello');
+    assert.match(allowed.out, /Done\./);
+  });
+
+  it('explains a missing model and a failing one', async () => {
+    const missing = await run(['-p', 'hi'], { SKILLWRIGHT_BASE_URL: '', SKILLWRIGHT_MODEL: '' });
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /SKILLWRIGHT_BASE_URL and SKILLWRIGHT_MODEL/);
+    assert.equal((await run([])).code, 2);
+    server.always({ user: 'hi' }, { fault: { kind: 'http', status: 401, error: { message: 'bad key', type: 'invalid_request_error' } } });
+    const failed = await run(['-p', 'hi']);
+    assert.equal(failed.code, 1);
+    assert.match(failed.err, /Configure Model|API key/);
+  });
+});
