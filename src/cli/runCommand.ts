@@ -4,6 +4,11 @@ import type { AgentEvent } from '../core/agent/agentLoop';
 import { AgentSession, DEFAULT_MAX_STEPS } from '../core/agent/agentSession';
 import { createApprovalGate } from '../core/agent/approvalGate';
 import { headlessApprovalPolicy } from '../core/agent/approvals';
+import { memoryAgentTool } from '../core/agent/memoryAgentTool';
+import { NodeFileLock } from '../core/memory/memoryLock';
+import { MemoryProposals } from '../core/memory/memoryProposals';
+import { MemoryStore } from '../core/memory/memoryStore';
+import { MemoryTool } from '../core/memory/memoryTool';
 import { configuredRoots } from '../core/skills/configuredRoots';
 import { SkillIndex } from '../core/skills/skillIndex';
 import { SkillSearch } from '../core/skills/skillSearch';
@@ -58,13 +63,23 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     process: processPort,
     textSearch: new RipgrepSearch('rg', processPort, new JsTextSearch(env.fs)),
   });
+  const memoryStore = new MemoryStore({ fs: env.fs, lock: new NodeFileLock(), projectRoot: cwd, userHome: env.homeDir });
+  const snapshot = await memoryStore.takeMemorySnapshot();
+  // Without a person to review proposals, memory is written only when edits are allowed.
+  const memoryTool = new MemoryTool({
+    store: memoryStore,
+    proposals: new MemoryProposals(memoryStore),
+    reviewMode: args.flags.has('--yes-edits') ? 'auto' : 'ask',
+  });
   const agent = await assembleAgent({
     fs: env.fs,
     folders,
     index,
     search: new SkillSearch(index.active()),
     workspaceTools,
+    extraTools: [memoryAgentTool(memoryTool)],
     trusted: true,
+    memory: snapshot.text,
     date: new Date().toISOString().slice(0, 10),
   });
   const policy = headlessApprovalPolicy({

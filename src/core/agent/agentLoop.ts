@@ -34,6 +34,8 @@ export interface AgentTurnOptions {
   readonly onMessage?: (message: ChatMessage) => void;
   readonly now?: () => number;
   readonly defaultToolTimeoutMs?: number;
+  /** Identifies this turn to tools; generated when absent. */
+  readonly turnId?: string;
 }
 
 export interface AgentTurnResult {
@@ -45,6 +47,7 @@ export interface AgentTurnResult {
 }
 
 const MAX_RESULT_CHARS = 100_000;
+let turnCounter = 0;
 
 function errorResult(error: string): string {
   return JSON.stringify({ success: false, error });
@@ -108,6 +111,7 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
   const emit = options.onEvent ?? (() => undefined);
   const now = options.now ?? Date.now;
   const signal = options.signal ?? new AbortController().signal;
+  const turnId = options.turnId ?? `turn-${++turnCounter}`;
   const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
   const specs = tools.map((tool) => tool.spec);
   const history: ChatMessage[] = [...options.messages];
@@ -150,7 +154,7 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
     if (calls.length === 0) return finish('stop');
 
     toolCalls += calls.length;
-    const results = await runCalls(calls, byName, options, signal, emit, now);
+    const results = await runCalls(calls, byName, { ...options, turnId }, signal, emit, now);
     for (const [i, call] of calls.entries()) {
       add({ role: 'tool', toolCallId: call.id, content: results[i] ?? errorResult('no result') });
     }
@@ -225,7 +229,7 @@ async function runOne(
     }
   }
   try {
-    const value = await withTimeout(tool.run(args, { signal }), tool.timeoutMs ?? options.defaultToolTimeoutMs ?? 120_000, signal);
+    const value = await withTimeout(tool.run(args, { signal, turnId: options.turnId ?? '' }), tool.timeoutMs ?? options.defaultToolTimeoutMs ?? 120_000, signal);
     const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
     const ok = !(value && typeof value === 'object' && (value as { success?: unknown }).success === false);
     return done(ok, text);

@@ -2,6 +2,8 @@ import type { ToolSpec } from './chatTypes';
 
 export interface ToolRunContext {
   readonly signal: AbortSignal;
+  /** Identifies the user turn; tools that count failures per turn (memory) use it. */
+  readonly turnId: string;
 }
 
 /** A tool the agent loop can offer and run. Results are JSON-serialisable values. */

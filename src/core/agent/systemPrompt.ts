@@ -20,6 +20,7 @@ export interface SystemPromptInput {
   readonly catalog: string;
   readonly toolNames: readonly string[];
   readonly instructionFiles: readonly InstructionFile[];
+  /** Memory snapshot blocks taken at session start, already headed (MemoryStore.takeMemorySnapshot). */
   readonly memory: string;
   readonly userProfile: string;
   /** ISO date (YYYY-MM-DD) of the session's start. */
@@ -88,11 +89,7 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
   }
   const context = sections.length > 0 ? `## Project instructions\n\n${sections.join('\n\n')}` : '';
 
-  const memory = [
-    input.memory.trim() ? `## Project memory (as of session start)\n${input.memory.trim()}` : '',
-    input.userProfile.trim() ? `## About the user (as of session start)\n${input.userProfile.trim()}` : '',
-    `Today is ${input.date}.`,
-  ].filter(Boolean);
+  const memory = [input.memory.trim(), input.userProfile.trim(), `Today is ${input.date}.`].filter(Boolean);
   const volatile = memory.join('\n\n');
 
   const text = [stable, context, volatile].filter(Boolean).join('\n\n');

@@ -25,7 +25,7 @@ describe('buildSystemPrompt', () => {
     assert.ok(at('You are Skillwright') === 0);
     assert.ok(at('skill_view(name)') < at('## Skills'));
     assert.ok(at('## Skills') < at('## Project instructions'));
-    assert.ok(at('Run npm test') < at('## Project memory'));
+    assert.ok(at('Run npm test') < at('The build uses esbuild.'));
     assert.ok(at('The build uses esbuild.') < at('Prefers short answers.'));
     assert.ok(prompt.text.endsWith('Today is 2026-11-30.'));
     assert.equal(prompt.text, [prompt.layers.stable, prompt.layers.context, prompt.layers.volatile].join('\n\n'));

@@ -79,6 +79,22 @@ describe('skillwright run (headless agent)', () => {
     assert.match(allowed.out, /Done\./);
   });
 
+  it('puts the memory snapshot in the prompt and writes memory only with --yes-edits', async () => {
+    fs.mkdirSync(path.join(work, '.agents', 'memory'), { recursive: true });
+    fs.writeFileSync(path.join(work, '.agents', 'memory', 'MEMORY.md'), 'The build uses esbuild.\n');
+    const script = () => {
+      server.on({ user: 'remember' }, { toolCalls: [{ id: 'm', name: 'memory', arguments: { action: 'add', target: 'memory', content: 'Tests run with npm test.' } }] });
+      server.on({ toolResult: { toolCallId: 'm' } }, { text: 'Noted.' });
+    };
+    script();
+    await run(['-p', 'remember this']);
+    assert.match(String(server.chatRequests[0]?.messages[0]?.content), /The build uses esbuild\./);
+    assert.doesNotMatch(fs.readFileSync(path.join(work, '.agents', 'memory', 'MEMORY.md'), 'utf8'), /npm test/);
+    script();
+    await run(['-p', 'remember this', '--yes-edits']);
+    assert.match(fs.readFileSync(path.join(work, '.agents', 'memory', 'MEMORY.md'), 'utf8'), /Tests run with npm test\./);
+  });
+
   it('explains a missing model and a failing one', async () => {
     const missing = await run(['-p', 'hi'], { SKILLWRIGHT_BASE_URL: '', SKILLWRIGHT_MODEL: '' });
     assert.equal(missing.code, 2);

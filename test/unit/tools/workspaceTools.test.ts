@@ -65,7 +65,7 @@ describe('WorkspaceTools', () => {
     const runCommand = agentTools.find((tool) => tool.spec.name === 'run_command');
     assert.ok(runCommand && (runCommand.timeoutMs ?? 0) > 600_000, 'the loop must not cut run_command short of its own timeout');
     const read = agentTools.find((tool) => tool.spec.name === 'read_file');
-    assert.deepEqual(await read?.run({ path: 'a.txt' }, { signal: new AbortController().signal }), {
+    assert.deepEqual(await read?.run({ path: 'a.txt' }, { signal: new AbortController().signal, turnId: 't1' }), {
       success: true,
       path: 'a.txt',
       content: 'alpha',
@@ -75,7 +75,7 @@ describe('WorkspaceTools', () => {
     });
     const controller = new AbortController();
     controller.abort();
-    const stopped = (await runCommand?.run({ command: 'echo never' }, { signal: controller.signal })) as { success: boolean; error: string };
+    const stopped = (await runCommand?.run({ command: 'echo never' }, { signal: controller.signal, turnId: 't1' })) as { success: boolean; error: string };
     assert.equal(stopped.success, false);
     assert.match(stopped.error, /stopped by the user/);
   });
