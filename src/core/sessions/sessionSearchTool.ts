@@ -1,0 +1,285 @@
+import type { Logger } from '../logger';
+import { describeError } from '../logger';
+import type { ToolResult, ToolSchema } from '../skills/skillTools';
+import type { SessionIndex, SessionSearchMatch, SessionSummary } from './sessionIndex';
+import { indexedText } from './sessionIndexDb';
+import type { SessionData, SessionMessageRecord } from './sessionLog';
+import { isValidSessionId } from './sessionLog';
+import { snippetAround } from './sessionQuery';
+
+export const SESSION_SEARCH_TOOL: ToolSchema = {
+  type: 'function',
+  function: {
+    name: 'session_search',
+    description: [
+      'Search and read earlier chat sessions. Use it when the user refers to earlier work ("like last week", "the fix we found").',
+      'With query: full-text search over every message and tool call of other sessions; returns the best sessions first, each with the matching message, its neighbours, and the start and end of the session.',
+      'With session_id: read that session page by page (offset, limit), or around_message_id to scroll around one message; add query to search inside it.',
+      'With no arguments: the most recent sessions.',
+    ].join(' '),
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Words or a phrase from the earlier conversation; "double quotes" keep words together.' },
+        session_id: { type: 'string', description: 'A session id from an earlier result.' },
+        around_message_id: { type: 'string', description: 'With session_id: show the messages around this message id.' },
+        offset: { type: 'integer', minimum: 0, description: 'With session_id: the first message to show (0-based), for paging.' },
+        limit: { type: 'integer', minimum: 1, description: 'Sessions to return (search: default 3, at most 10; list: default 10, at most 50) or messages per page (default 20, at most 50).' },
+      },
+      additionalProperties: false,
+    },
+  },
+};
+
+export interface HitSummaryRequest {
+  readonly query: string;
+  readonly sessionId: string;
+  readonly title: string;
+  readonly messages: readonly { readonly role: string; readonly text: string }[];
+}
+
+export interface SessionSearchContext {
+  readonly index: SessionIndex;
+  /** Left out of searches and lists: the model already has it. */
+  readonly currentSessionId?: string;
+  /** A cheaper model's summary of each hit (setting); failures leave the summary out. */
+  readonly summarize?: (request: HitSummaryRequest) => Promise<string | undefined>;
+  readonly logger?: Logger;
+}
+
+/** Keeps one result within what a model can take in next to its conversation. */
+export const MAX_RESULT_CHARS = 24_000;
+const CONTEXT_CHARS = 400;
+const EXCERPT_CHARS = 800;
+const PAGE_CHARS = 2_000;
+
+type Args = { query?: string; session_id?: string; around_message_id?: string; offset?: number; limit?: number };
+
+const fail = (error: string): ToolResult => ({ success: false, error });
+
+function checkArgs(raw: unknown): { args: Args } | { error: string } {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch {
+      return { error: 'session_search arguments are not valid JSON; send an object such as {"query": "login timeout"}' };
+    }
+  }
+  if (value === undefined || value === null) value = {};
+  if (typeof value !== 'object' || Array.isArray(value)) return { error: 'session_search arguments must be a JSON object such as {"query": "login timeout"}' };
+  const props = (SESSION_SEARCH_TOOL.function.parameters as { properties: Record<string, { type: string }> }).properties;
+  const args: Record<string, unknown> = {};
+  for (const [key, given] of Object.entries(value as Record<string, unknown>)) {
+    const type = props[key]?.type;
+    if (!type) return { error: `session_search has no argument "${key}"; its arguments are ${Object.keys(props).join(', ')}` };
+    if (given === null || given === undefined) continue;
+    if (type === 'integer') {
+      const number = typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
+      if (typeof number !== 'number' || !Number.isInteger(number) || number < (key === 'offset' ? 0 : 1)) {
+        return { error: `session_search: "${key}" must be a whole number${key === 'offset' ? ' from 0' : ' from 1'}, not ${JSON.stringify(given)}` };
+      }
+      args[key] = number;
+    } else if (typeof given !== 'string') {
+      return { error: `session_search: "${key}" must be a string, not ${Array.isArray(given) ? 'an array' : typeof given}` };
+    } else if (given.trim() !== '') {
+      args[key] = given.trim();
+    }
+  }
+  return { args: args as Args };
+}
+
+/** Runs one session_search call; every outcome, including a bug, is a result the model can read. */
+export async function runSessionSearch(raw: unknown, ctx: SessionSearchContext): Promise<ToolResult> {
+  const checked = checkArgs(raw);
+  if ('error' in checked) return fail(checked.error);
+  const { args } = checked;
+  try {
+    if (args.around_message_id !== undefined && args.session_id === undefined) {
+      return fail('around_message_id needs session_id too (both come from an earlier session_search result)');
+    }
+    if (args.session_id !== undefined) return await readOne(args, args.session_id, ctx);
+    if (args.query !== undefined) return await search(args.query, Math.min(args.limit ?? 3, 10), ctx);
+    return await listRecent(Math.min(args.limit ?? 10, 50), ctx);
+  } catch (error) {
+    ctx.logger?.error(`session_search failed: ${describeError(error)}`);
+    return fail(`session_search failed unexpectedly: ${describeError(error)}. Try again, or report this if it repeats.`);
+  }
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A message as the model sees it in results: text clipped, tool calls named. */
+function compact(message: SessionMessageRecord, max: number): Record<string, unknown> {
+  return {
+    id: message.id,
+    role: message.role,
+    at: message.at,
+    text: clip(message.content, max),
+    ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((call) => `${call.name}(${clip(call.arguments, 200)})`) } : {}),
+    ...(message.toolName ? { tool: message.toolName } : {}),
+    ...(message.isError ? { error: true } : {}),
+    ...(message.status ? { status: message.status } : {}),
+  };
+}
+
+function sessionFacts(summary: SessionSummary): Record<string, unknown> {
+  return {
+    session_id: summary.id,
+    title: summary.title,
+    created: summary.created,
+    updated: summary.updated,
+    ...(summary.workspace ? { workspace: summary.workspace } : {}),
+    message_count: summary.messageCount,
+  };
+}
+
+const MATCHED = {
+  all: 'messages with every word',
+  any: 'no message had every word; these sessions have some of them',
+  none: 'no earlier message has these words',
+} as const;
+
+const OPEN_HINT = 'To read more of a session, call session_search with its session_id (add around_message_id to scroll around a message).';
+
+async function search(query: string, limit: number, ctx: SessionSearchContext): Promise<ToolResult> {
+  const found = await ctx.index.searchSessions(query, { limit, ...(ctx.currentSessionId ? { excludeSessionId: ctx.currentSessionId } : {}) });
+  if (found.mode === 'none' && found.ignored.length === 0 && found.terms.length === 0) {
+    return fail('the query has no searchable words (letters or digits); describe the earlier work in a few words');
+  }
+  const sessions = await Promise.all(found.sessions.map((match) => withContext(match, found.terms, ctx)));
+  await addSummaries(query, sessions, ctx);
+  const result: Record<string, unknown> = {
+    success: true,
+    query,
+    matched: MATCHED[found.mode],
+    sessions: sessions.map((entry) => entry.shown),
+  };
+  if (found.ignored.length) result['ignored_words'] = found.ignored;
+  if (found.capped) result['note'] = 'Very common words: only the newest matches were ranked; add a rarer word to reach older sessions.';
+  if (found.truncatedQuery) result['query_note'] = 'The query was long; only its first words were used.';
+  result['hint'] = sessions.length === 0 ? 'No earlier session matches; try other or fewer words, or call session_search with no arguments to list recent sessions.' : OPEN_HINT;
+  return trimToBudget(result);
+}
+
+async function withContext(match: SessionSearchMatch, terms: readonly string[], ctx: SessionSearchContext): Promise<{ shown: Record<string, unknown>; context: SessionMessageRecord[] }> {
+  const session = await ctx.index.readSession(match.id);
+  const best = match.hits[0];
+  const shown: Record<string, unknown> = { ...sessionFacts(match), matching_messages: match.matches };
+  if (!session || !best) return { shown, context: [] };
+  let at = session.messages.findIndex((message) => message.id === best.messageId);
+  if (at < 0) at = Math.min(best.ordinal, session.messages.length - 1);
+  const hit = session.messages[at];
+  if (!hit) return { shown, context: [] };
+  const from = Math.max(0, at - 2);
+  const to = Math.min(session.messages.length, at + 3);
+  const context = session.messages.slice(from, to);
+  shown['hit'] = { id: hit.id, role: hit.role, at: hit.at, excerpt: snippetAround(indexedText(hit), terms, EXCERPT_CHARS) };
+  shown['around_hit'] = context.map((message) => (message === hit ? { id: hit.id, role: hit.role, hit: true } : compact(message, CONTEXT_CHARS)));
+  if (from > 0) shown['session_start'] = session.messages.slice(0, Math.min(2, from)).map((message) => compact(message, CONTEXT_CHARS));
+  const tailFrom = Math.max(to, session.messages.length - 2);
+  if (tailFrom < session.messages.length) shown['session_end'] = session.messages.slice(tailFrom).map((message) => compact(message, CONTEXT_CHARS));
+  if (match.hits.length > 1) shown['other_hits'] = match.hits.slice(1).map((other) => ({ id: other.messageId, role: other.role, excerpt: clip(other.snippet, 240) }));
+  return { shown, context };
+}
+
+async function addSummaries(query: string, sessions: { shown: Record<string, unknown>; context: SessionMessageRecord[] }[], ctx: SessionSearchContext): Promise<void> {
+  const summarize = ctx.summarize;
+  if (!summarize) return;
+  await Promise.all(
+    sessions.map(async ({ shown, context }) => {
+      if (context.length === 0) return;
+      try {
+        const summary = await summarize({
+          query,
+          sessionId: String(shown['session_id']),
+          title: String(shown['title']),
+          messages: context.map((message) => ({ role: message.role, text: clip(message.content, EXCERPT_CHARS) })),
+        });
+        if (summary?.trim()) shown['summary'] = summary.trim();
+      } catch (error) {
+        ctx.logger?.warn(`session_search: the hit summary failed, results go without it: ${describeError(error)}`);
+      }
+    }),
+  );
+}
+
+async function listRecent(limit: number, ctx: SessionSearchContext): Promise<ToolResult> {
+  const all = await ctx.index.listSessions({ limit: limit + 1, ...(ctx.currentSessionId ? { excludeSessionId: ctx.currentSessionId } : {}) });
+  const shown = all.slice(0, limit);
+  const result: Record<string, unknown> = { success: true, sessions: shown.map(sessionFacts) };
+  if (all.length > limit) result['more'] = 'Older sessions exist; search them with query.';
+  result['hint'] = shown.length === 0 ? 'There are no earlier sessions yet.' : OPEN_HINT;
+  return trimToBudget(result);
+}
+
+async function readOne(args: Args, id: string, ctx: SessionSearchContext): Promise<ToolResult> {
+  if (!isValidSessionId(id)) return fail(`"${clip(id, 80)}" is not a session id; use a session_id from an earlier session_search result`);
+  const session = await ctx.index.readSession(id);
+  if (!session) return fail(`no session "${id}"; call session_search with no arguments to list recent sessions, or with query to find one`);
+  if (args.query !== undefined) {
+    const found = await ctx.index.searchSessions(args.query, { sessionId: id, limit: 1, hitsPerSession: 10 });
+    const hits = found.sessions[0]?.hits ?? [];
+    return {
+      success: true,
+      session: sessionFacts(summaryOfData(session)),
+      query: args.query,
+      hits: hits.map((hit) => ({ id: hit.messageId, role: hit.role, at: hit.at, excerpt: hit.snippet })),
+      hint: hits.length ? 'Call again with around_message_id to read around a hit.' : 'No message of this session matches; try other words.',
+    };
+  }
+  const total = session.messages.length;
+  const limit = Math.min(args.limit ?? (args.around_message_id ? 10 : 20), 50);
+  let from = Math.min(args.offset ?? 0, total);
+  if (args.around_message_id !== undefined) {
+    const at = session.messages.findIndex((message) => message.id === args.around_message_id);
+    if (at < 0) {
+      const ids = session.messages.map((message) => message.id);
+      const sample = ids.length <= 6 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} … ${ids.slice(-3).join(', ')}`;
+      return fail(`session ${id} has no message "${clip(args.around_message_id, 80)}"; its message ids are ${sample || 'none (it is empty)'}`);
+    }
+    from = Math.max(0, Math.min(at - Math.floor((limit - 1) / 2), total - limit));
+  }
+  const messages: Record<string, unknown>[] = [];
+  let chars = 0;
+  for (const message of session.messages.slice(from, from + limit)) {
+    const item = compact(message, PAGE_CHARS);
+    chars += JSON.stringify(item).length;
+    if (messages.length > 0 && chars > MAX_RESULT_CHARS - 2_000) break;
+    messages.push(item);
+  }
+  const next = from + messages.length;
+  const result: Record<string, unknown> = { success: true, session: sessionFacts(summaryOfData(session)), offset: from, total_messages: total, messages };
+  if (from > 0) result['previous'] = { offset: Math.max(0, from - limit), around_message_id: session.messages[from - 1]?.id };
+  if (next < total) result['next'] = { offset: next, around_message_id: session.messages[next]?.id };
+  return result as ToolResult;
+}
+
+function summaryOfData(session: SessionData): SessionSummary {
+  const firstUser = session.messages.find((message) => message.role === 'user')?.content ?? '';
+  return {
+    id: session.id,
+    title: session.title ?? (clip(firstUser, 120) || 'Untitled session'),
+    preview: clip(firstUser, 120),
+    created: session.created ?? '',
+    updated: session.updated ?? '',
+    ...(session.header?.workspace ? { workspace: session.header.workspace } : {}),
+    messageCount: session.messages.length,
+  };
+}
+
+/** Drops the least useful parts (session ends, then whole later sessions) until the result fits. */
+function trimToBudget(result: Record<string, unknown>): ToolResult {
+  const sessions = result['sessions'] as Record<string, unknown>[];
+  const size = (): number => JSON.stringify(result).length;
+  for (let i = sessions.length - 1; i >= 0 && size() > MAX_RESULT_CHARS; i--) {
+    delete sessions[i]?.['session_start'];
+    delete sessions[i]?.['session_end'];
+    delete sessions[i]?.['other_hits'];
+  }
+  while (sessions.length > 1 && size() > MAX_RESULT_CHARS) sessions.pop();
+  return result as ToolResult;
+}
