@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
 import { secretKeyFor } from '../../src/host/modelSetup';
+import { toLmMessages, VscodeLmChatModel } from '../../src/host/vscodeLmChatModel';
 import { faults, ScriptedModelServer } from '../fakes/scriptedModelServer';
 
 describe('model set-up in a real VS Code', () => {
@@ -61,5 +62,28 @@ describe('model set-up in a real VS Code', () => {
     await vscode.commands.executeCommand('skillwright.configureModel', { baseUrl: server.baseUrl, model: 'scripted-small', apiKey: '', skipTest: true });
     const key = await api.models.apiKey(server.baseUrl);
     assert.equal(key, process.env.OPENAI_API_KEY || undefined);
+  });
+
+  it('maps the conversation to the Language Model API, tools both ways', () => {
+    const mapped = toLmMessages([
+      { role: 'system', content: 'You are a test.' },
+      { role: 'user', content: 'list files' },
+      { role: 'assistant', content: 'Looking.', toolCalls: [{ id: 'c1', name: 'list_files', arguments: '{"path":"."}' }] },
+      { role: 'tool', toolCallId: 'c1', content: '{"success":true}' },
+    ]);
+    assert.deepEqual(
+      mapped.map((m) => m.role),
+      [vscode.LanguageModelChatMessageRole.User, vscode.LanguageModelChatMessageRole.User, vscode.LanguageModelChatMessageRole.Assistant, vscode.LanguageModelChatMessageRole.User],
+    );
+    const call = mapped[2]?.content.find((part) => part instanceof vscode.LanguageModelToolCallPart) as vscode.LanguageModelToolCallPart;
+    assert.deepEqual([call.callId, call.name, call.input], ['c1', 'list_files', { path: '.' }]);
+    const result = mapped[3]?.content[0] as vscode.LanguageModelToolResultPart;
+    assert.equal(result.callId, 'c1');
+  });
+
+  it('finds no Language Model API model where none is installed, without failing', async () => {
+    const models = await vscode.lm.selectChatModels({});
+    const selected = await VscodeLmChatModel.select();
+    assert.equal(selected === undefined, models.length === 0);
   });
 });
