@@ -64,7 +64,7 @@ function sentence(words: number): string {
 /** One session's JSONL text: user, assistant with a tool call, tool result, assistant, … */
 function sessionText(index: number, start: Date): { id: string; text: string } {
   const id = `${start.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${index.toString(16).padStart(6, '0')}`;
-  const records: SessionRecord[] = [{ type: 'session', v: 1, id, created: start.toISOString(), model: 'bench-model', systemPrompt: 'You are a benchmark.', workspace: `/work/project-${index % 40}` }];
+  const records: SessionRecord[] = [{ type: 'session', v: 1, id, created: start.toISOString(), model: 'bench-model', systemPrompt: 'You are a benchmark.', workspace: `/projects/project-${index % 40}` }];
   let clock = start.getTime();
   for (let m = 1; m <= PER_SESSION; m++) {
     clock += 5_000;

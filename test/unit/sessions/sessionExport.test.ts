@@ -17,7 +17,7 @@ describe('session titles and Markdown export', () => {
   it('exports a session as Markdown with tool calls and results fenced safely', async () => {
     const fixture = new SessionFixture();
     try {
-      const writer = await fixture.log.create({ id: 'export-me', model: 'openai:gpt-4.1-mini', systemPrompt: 'SYSTEM TEXT', workspace: '/work/app' });
+      const writer = await fixture.log.create({ id: 'export-me', model: 'openai:gpt-4.1-mini', systemPrompt: 'SYSTEM TEXT', workspace: '/projects/app' });
       await writer.appendMessage({ role: 'user', content: 'Show me the README' });
       await writer.appendMessage({ role: 'assistant', content: 'Reading it.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"README.md"}' }] });
       await writer.appendMessage({ role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: '# App\n```sh\nnpm start\n```', isError: false });
@@ -27,7 +27,7 @@ describe('session titles and Markdown export', () => {
       const markdown = await index.exportSessionMarkdown('export-me');
       assert.ok(markdown);
       assert.match(markdown, /^# Show me the README\n/);
-      assert.match(markdown, /- Workspace: \/work\/app\n- Model: openai:gpt-4\.1-mini\n- Messages: 4\n- Tokens: 1,500 prompt \(1,024 cached\), 40 completion/);
+      assert.match(markdown, /- Workspace: \/projects\/app\n- Model: openai:gpt-4\.1-mini\n- Messages: 4\n- Tokens: 1,500 prompt \(1,024 cached\), 40 completion/);
       assert.match(markdown, /### User · 2025-05-01 09:00:0\d UTC\n\nShow me the README/);
       assert.match(markdown, /\*\*Tool call\*\* `read_file`\n\n```json\n\{\n {2}"path": "README.md"\n\}\n```/);
       // The result holds a ``` fence of its own, so it is wrapped in a longer one.

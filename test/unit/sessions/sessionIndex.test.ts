@@ -228,7 +228,7 @@ describe('SessionIndex', function () {
   });
 
   it('lists recent sessions with title, dates, message count and workspace', async () => {
-    await fixture.session('old', [['Fix the flaky payment test', 'done']], { workspace: '/work/pay' });
+    await fixture.session('old', [['Fix the flaky payment test', 'done']], { workspace: '/projects/pay' });
     await fixture.session('new', [['Please add dark mode to the settings page', 'added']]);
     const untitled = await fixture.log.create({ id: 'empty', model: 'm', systemPrompt: 's' });
     await untitled.flush();
@@ -236,7 +236,7 @@ describe('SessionIndex', function () {
     const listed = await index.listSessions();
     assert.deepEqual(listed.map((session) => session.id), ['empty', 'new', 'old']);
     const old = listed.find((session) => session.id === 'old');
-    assert.deepEqual(old && { title: old.title, count: old.messageCount, workspace: old.workspace }, { title: 'Fix the flaky payment test', count: 2, workspace: '/work/pay' });
+    assert.deepEqual(old && { title: old.title, count: old.messageCount, workspace: old.workspace }, { title: 'Fix the flaky payment test', count: 2, workspace: '/projects/pay' });
     assert.equal(listed.find((session) => session.id === 'empty')?.title, 'Untitled session');
     assert.deepEqual((await index.listSessions({ excludeSessionId: 'empty', limit: 1 })).map((session) => session.id), ['new']);
   });

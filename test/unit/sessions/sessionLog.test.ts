@@ -13,7 +13,7 @@ describe('SessionLog', () => {
   it('reads back exactly what was appended: header, prompt, messages, tool calls, results, usage, title', async () => {
     const systemPrompt = 'You are Skillwright.\n\n## Skills\n- deploy: ship it  \u00a7 trailing spaces kept  ';
     const layers = { stable: 'You are Skillwright.', context: '## AGENTS.md\nbe brief', volatile: 'Date: 2025-05-01' };
-    const writer = await fixture.log.create({ model: 'openai:gpt-4.1-mini', systemPrompt, promptLayers: layers, workspace: '/work/app' });
+    const writer = await fixture.log.create({ model: 'openai:gpt-4.1-mini', systemPrompt, promptLayers: layers, workspace: '/projects/app' });
     const conversation: ChatMessage[] = [
       { role: 'user', content: 'Why does the login time out? 🙂' },
       { role: 'assistant', content: 'Let me read the config.', toolCalls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"auth/config.ts"}' }] },
@@ -28,7 +28,7 @@ describe('SessionLog', () => {
     assert.ok(session?.header);
     assert.equal(session.header.systemPrompt, systemPrompt);
     assert.deepEqual(session.header.promptLayers, layers);
-    assert.equal(session.header.workspace, '/work/app');
+    assert.equal(session.header.workspace, '/projects/app');
     assert.deepEqual(session.messages.map((message) => message.id), ['m1', 'm2', 'm3', 'm4']);
     assert.deepEqual(toChatMessages(session), [{ role: 'system', content: systemPrompt }, ...conversation]);
     assert.deepEqual(session.usage.map((record) => record.usage), [{ promptTokens: 1200, completionTokens: 80, cachedTokens: 1024 }]);

@@ -17,7 +17,7 @@ describe('session_search tool', function () {
     fixture = new SessionFixture();
     const long: [string, string][] = Array.from({ length: 12 }, (_, i) => [`step ${i} of the migration`, `done with step ${i}`]);
     long[6] = ['the pgbouncer pool size was the culprit', 'set default_pool_size to 40'];
-    await fixture.session('migration', long, { workspace: '/work/db' });
+    await fixture.session('migration', long, { workspace: '/projects/db' });
     await fixture.session('short', [['pgbouncer install notes', 'apt install pgbouncer']]);
     await fixture.session('now', [['what was the pgbouncer fix?', 'searching']]);
     index = fixture.newIndex();
@@ -38,7 +38,7 @@ describe('session_search tool', function () {
     const sessions = result['sessions'] as Json[];
     assert.deepEqual(sessions.map((session) => session['session_id']), ['migration']);
     const best = sessions[0] as Json;
-    assert.equal(best['workspace'], '/work/db');
+    assert.equal(best['workspace'], '/projects/db');
     assert.equal(best['hit']['id'], 'm13');
     assert.match(best['hit']['excerpt'], /pgbouncer pool size/);
     assert.deepEqual((best['around_hit'] as Json[]).map((message) => message['id']), ['m11', 'm12', 'm13', 'm14', 'm15']);
