@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { assembleAgent } from '../core/agent/agentAssembly';
 import type { AgentEvent } from '../core/agent/agentLoop';
@@ -9,6 +10,11 @@ import { NodeFileLock } from '../core/memory/memoryLock';
 import { MemoryProposals } from '../core/memory/memoryProposals';
 import { MemoryStore } from '../core/memory/memoryStore';
 import { MemoryTool } from '../core/memory/memoryTool';
+import { defaultDataDir } from '../core/dataDir';
+import { sessionAgentTool } from '../core/sessions/sessionAgentTool';
+import { SessionIndex } from '../core/sessions/sessionIndex';
+import { NodeAppendPort, SessionLog, toChatMessages } from '../core/sessions/sessionLog';
+import type { SessionWriter } from '../core/sessions/sessionWriter';
 import { configuredRoots } from '../core/skills/configuredRoots';
 import { SkillIndex } from '../core/skills/skillIndex';
 import { SkillSearch } from '../core/skills/skillSearch';
@@ -47,7 +53,6 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
   if (!baseUrl || !modelName) {
     throw new UsageError('run needs a model: set SKILLWRIGHT_BASE_URL and SKILLWRIGHT_MODEL (and OPENAI_API_KEY if the server needs a key), or pass --base-url and --model');
   }
-  if (args.flags.has('--session')) throw new UsageError('--session is not available yet: sessions arrive with the session store');
   const maxSteps = intFlag(args, '--max-steps', DEFAULT_MAX_STEPS, 1, 200);
   const cwd = path.resolve(env.cwd, stringFlag(args, '--cwd') ?? '.');
   if ((await env.fs.stat(cwd))?.type !== 'directory') throw new UsageError(`--cwd "${cwd}" is not a folder`);
@@ -63,6 +68,10 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     process: processPort,
     textSearch: new RipgrepSearch('rg', processPort, new JsTextSearch(env.fs)),
   });
+  const dataDir = path.resolve(env.cwd, stringFlag(args, '--data-dir') ?? defaultDataDir(env.homeDir, process.platform, env.env));
+  const sessions = new SessionLog({ fs: env.fs, append: new NodeAppendPort(), storageDir: dataDir });
+  const sessionIndex = new SessionIndex({ log: sessions, sqlJs: sqlWasmDir(), indexFile: path.join(dataDir, 'session-index.sqlite') });
+  let writer: SessionWriter | undefined;
   const memoryStore = new MemoryStore({ fs: env.fs, lock: new NodeFileLock(), projectRoot: cwd, userHome: env.homeDir });
   const snapshot = await memoryStore.takeMemorySnapshot();
   // Without a person to review proposals, memory is written only when edits are allowed.
@@ -77,7 +86,7 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     index,
     search: new SkillSearch(index.active()),
     workspaceTools,
-    extraTools: [memoryAgentTool(memoryTool)],
+    extraTools: [memoryAgentTool(memoryTool), sessionAgentTool(sessionIndex, () => writer?.id)],
     trusted: true,
     memory: snapshot.text,
     date: new Date().toISOString().slice(0, 10),
@@ -90,10 +99,29 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
   const { OpenAiChatModel } = await import('../providers/openAiChatModel');
   const apiKey = env.env.OPENAI_API_KEY;
   const model = new OpenAiChatModel({ baseUrl, model: modelName, ...(apiKey ? { apiKey } : {}) });
+  // A resumed session keeps the system prompt it started with, byte for byte.
+  const resumeId = stringFlag(args, '--session');
+  let systemPrompt = agent.prompt.text;
+  let history: ReturnType<typeof toChatMessages> = [];
+  if (resumeId) {
+    const resumed = await sessions.resume(resumeId).catch(() => undefined);
+    if (!resumed?.session.header) throw new UsageError(`no session "${resumeId}" in ${sessions.dir}`);
+    writer = resumed.writer;
+    systemPrompt = resumed.session.header.systemPrompt;
+    history = toChatMessages(resumed.session).slice(1);
+  } else {
+    writer = await sessions.create({ model: model.id, systemPrompt, promptLayers: agent.prompt.layers, workspace: cwd });
+  }
+  const log = writer;
+  let appended: Promise<unknown> = Promise.resolve();
   const session = new AgentSession({
     model,
     tools: agent.tools,
-    systemPrompt: agent.prompt.text,
+    systemPrompt,
+    history,
+    onMessage: (message) => {
+      appended = appended.then(() => log.appendChat(message));
+    },
     approvals: createApprovalGate(policy, async () => 'deny'),
     maxSteps,
     suggest: agent.suggest,
@@ -102,6 +130,7 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
   const result = await session.send(prompt, {
     ...(env.signal ? { signal: env.signal } : {}),
     onEvent: (event) => {
+      if (event.type === 'usage') appended = appended.then(() => log.appendUsage(event.usage, { model: model.id }));
       if (json) {
         env.stdout(`${JSON.stringify(eventJson(event))}\n`);
       } else if (event.type === 'text') {
@@ -113,10 +142,25 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
       }
     },
   });
+  await appended;
+  await log.flush();
+  await sessionIndex.flush().catch(() => undefined);
+  sessionIndex.dispose();
+  if (json) {
+    env.stdout(`${JSON.stringify({ type: 'session', id: log.id, file: sessions.fileOf(log.id) })}\n`);
+  } else {
+    env.stderr(`\nsession ${log.id} (resume with --session ${log.id})\n`);
+  }
   if (!json) {
     env.stdout('\n');
     if (result.error) env.stderr(`skillwright run: ${result.error.message} ${result.error.advice}\n`);
     if (result.reason === 'max_steps') env.stderr(`skillwright run: stopped after ${maxSteps} model requests (--max-steps)\n`);
   }
   return result.reason === 'stop' ? 0 : result.reason === 'aborted' ? 130 : 1;
+}
+
+/** sql.js's wasm: beside the bundled CLI in dist/, or in node_modules when run from sources. */
+function sqlWasmDir(): string {
+  const candidates = [__dirname, path.join(__dirname, '..', '..', '..', 'node_modules', 'sql.js', 'dist'), path.join(__dirname, '..', 'node_modules', 'sql.js', 'dist')];
+  return candidates.find((dir) => existsSync(path.join(dir, 'sql-wasm.wasm'))) ?? __dirname;
 }

@@ -20,7 +20,7 @@ describe('skillwright run (headless agent)', () => {
       cwd: work,
       homeDir: home,
       fs: new NodeFileSystem(),
-      env: { SKILLWRIGHT_BASE_URL: server.baseUrl, SKILLWRIGHT_MODEL: 'scripted', OPENAI_API_KEY: 'sk-test', ...env },
+      env: { SKILLWRIGHT_BASE_URL: server.baseUrl, SKILLWRIGHT_MODEL: 'scripted', OPENAI_API_KEY: 'sk-test', SKILLWRIGHT_DATA_DIR: path.join(home, 'data'), ...env },
     });
     return { code, out, err };
   }
@@ -49,8 +49,8 @@ describe('skillwright run (headless agent)', () => {
     assert.equal(result.code, 0, result.err);
     const events = result.out.trim().split('\n').map((line) => JSON.parse(line) as { type: string; ok?: boolean; reason?: string });
     assert.deepEqual(events.filter((e) => e.type === 'tool_end').map((e) => e.ok), [true]);
-    assert.equal(events.at(-1)?.type, 'turn_done');
-    assert.equal(events.at(-1)?.reason, 'stop');
+    assert.deepEqual(events.slice(-2).map((e) => e.type), ['turn_done', 'session']);
+    assert.equal(events.at(-2)?.reason, 'stop');
     const first = server.chatRequests[0];
     const system = String(first?.messages[0]?.content);
     assert.match(system, /count-files: Counts files in a folder/, 'the catalog is in the prompt');
@@ -93,6 +93,30 @@ describe('skillwright run (headless agent)', () => {
     script();
     await run(['-p', 'remember this', '--yes-edits']);
     assert.match(fs.readFileSync(path.join(work, '.agents', 'memory', 'MEMORY.md'), 'utf8'), /Tests run with npm test\./);
+  });
+
+  it('records the session, resumes it with the same prompt, and finds it later by a phrase', async () => {
+    server.on({ user: 'flaky payment webhook' }, { text: 'The retry queue was misconfigured; fixed the backoff.' });
+    const first = await run(['-p', 'why is the flaky payment webhook failing?', '--json']);
+    assert.equal(first.code, 0, first.err);
+    const sessionLine = first.out.trim().split('\n').map((line) => JSON.parse(line) as { type: string; id?: string }).find((e) => e.type === 'session');
+    assert.ok(sessionLine?.id);
+
+    server.on({ user: 'and the tests' }, { text: 'Added a test for the backoff.' });
+    const resumed = await run(['-p', 'and the tests?', '--session', sessionLine.id]);
+    assert.equal(resumed.code, 0, resumed.err);
+    const [firstRequest, resumedRequest] = server.chatRequests;
+    assert.equal(resumedRequest?.messages[0]?.content, firstRequest?.messages[0]?.content, 'byte-identical system prompt after resume');
+    assert.deepEqual(resumedRequest?.messages.slice(2, 3).map((m) => m.content), ['The retry queue was misconfigured; fixed the backoff.']);
+
+    server.on({ user: 'what did we do' }, { toolCalls: [{ id: 's', name: 'session_search', arguments: { query: 'payment webhook backoff' } }] });
+    server.on({ toolResult: { toolCallId: 's' } }, { text: 'We fixed the webhook backoff.' });
+    const later = await run(['-p', 'what did we do about that webhook?']);
+    assert.equal(later.code, 0, later.err);
+    const toolResult = server.chatRequests.at(-1)?.messages.at(-1);
+    assert.match(String(toolResult?.content), new RegExp(sessionLine.id));
+    assert.match(String(toolResult?.content), /misconfigured/);
+    assert.equal((await run(['-p', 'x', '--session', 'no-such-session'])).code, 2);
   });
 
   it('explains a missing model and a failing one', async () => {
