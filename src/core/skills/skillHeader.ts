@@ -1,21 +1,16 @@
 import matter from 'gray-matter';
 import type { YamlMapping } from './fastFrontmatter';
 import { readFrontmatterFast } from './fastFrontmatter';
+import type { SkillRecord } from './skillTypes';
 
 /** What the index keeps of one SKILL.md: enough to list, search and build the catalog. */
-export interface SkillHeader {
+export type SkillHeader = Pick<
+  SkillRecord,
+  'description' | 'tags' | 'platforms' | 'useCases' | 'exampleQueries' | 'headings' | 'level' | 'version' | 'readErrors'
+> & {
   /** `name` from the frontmatter; undefined when absent (the index then uses the folder name). */
   readonly name?: string;
-  readonly description: string;
-  readonly tags: readonly string[];
-  readonly platforms: readonly string[];
-  readonly useCases: readonly string[];
-  readonly exampleQueries: readonly string[];
-  readonly headings: readonly string[];
-  readonly level: 0 | 1 | 2;
-  readonly version?: string;
-  readonly readErrors: readonly string[];
-}
+};
 
 export type HeaderMode = 'auto' | 'fast' | 'slow';
 
