@@ -66,6 +66,7 @@ describe('package.json manifest', () => {
 
   it('has no skillwright.* id in the code that the manifest lacks', () => {
     const declared = new Set([
+      `${manifest.publisher}.${manifest.name}`,
       ...manifest.contributes.commands.map((c) => c.command),
       ...Object.values(manifest.contributes.views).flat().map((v) => v.id),
       ...Object.keys(manifest.contributes.configuration.properties),

@@ -16,7 +16,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'should', 'so', 'some', 'such', 'than', 'that', 'the', 'their', 'theirs', 'them', 'then', 'there', 'these',
   'they', 'this', 'those', 'through', 'to', 'too', 'under', 'until', 'up', 'us', 'very', 'want', 'wants',
   'was', 'we', 'were', 'what', 'when', 'where', 'whether', 'which', 'while', 'who', 'whom', 'why', 'will',
-  'with', 'within', 'would', 'yet', 'you', 'your', 'yours', 'yourself',
+  'with', 'within', 'would', 'yet', 'you', 'your', 'yours', 'yourself', 'use', 'used', 'uses', 'using',
   // Contraction remainders after the apostrophe split ("don't" → "don", "t").
   's', 't', 'd', 'll', 're', 've', 'm', 'don', 'doesn', 'isn', 'aren', 'won', 'didn',
 ]);
@@ -81,12 +81,24 @@ export function searchTerms(text: string): string[] {
   return terms;
 }
 
-/** Distinct query terms in first-seen order, at most `limit` of them (a pasted document stays cheap). */
+/** How much of a long query is tokenized at a time; cuts fall on white space, which no term spans. */
+const QUERY_CHUNK_CHARS = 1000;
+const WHITE_SPACE = /\s/g;
+
+/**
+ * Distinct query terms in first-seen order, at most `limit` of them. A long text is read a piece at a
+ * time and no further than needed, so a pasted document costs little.
+ */
 export function queryTerms(text: string, limit: number): string[] {
   const seen = new Set<string>();
-  for (const term of searchTerms(text)) {
-    if (seen.size >= limit) break;
-    seen.add(term);
+  for (let start = 0; start < text.length && seen.size < limit; ) {
+    WHITE_SPACE.lastIndex = start + QUERY_CHUNK_CHARS;
+    const end = start + QUERY_CHUNK_CHARS >= text.length ? text.length : (WHITE_SPACE.exec(text)?.index ?? text.length - 1) + 1;
+    for (const term of searchTerms(text.slice(start, end))) {
+      if (seen.size >= limit) break;
+      seen.add(term);
+    }
+    start = end;
   }
   return [...seen];
 }

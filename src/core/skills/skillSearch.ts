@@ -1,4 +1,5 @@
-import { Bm25Index, MAX_BM25_QUERY_TERMS } from './bm25Index';
+import MiniSearch from 'minisearch';
+import type { SearchOptions, SearchResult } from 'minisearch';
 import { queryTerms, searchTerms } from './searchText';
 import type { SkillRecord } from './skillTypes';
 
@@ -54,10 +55,14 @@ const BOOST: Readonly<Record<Field, number>> = {
   headings: 0.3,
   category: 0.5,
 };
-const BOOSTS: readonly number[] = FIELDS.map((field) => BOOST[field]);
 
-/** Query terms kept from one query: enough for any real question, and a pasted document stays fast. */
-const MAX_QUERY_TERMS = MAX_BM25_QUERY_TERMS;
+/** Distinct terms read from one query, about 4,000 characters of prose; the rest is not read. */
+const MAX_QUERY_TERMS = 256;
+/**
+ * Terms searched for, at most: more than any question has. minisearch's time grows with the records
+ * each term occurs in, so of a longer text (a pasted document) only the rarest are searched.
+ */
+const MAX_SEARCHED_TERMS = 24;
 /** Prefix matching only for longer terms: short stems ("test", "app") would match half the index. */
 const PREFIX_MIN_LENGTH = 5;
 const DEFAULT_TOP = 10;
@@ -82,14 +87,47 @@ function fieldText(record: SkillRecord, field: Field): string {
   }
 }
 
-/** The terms of each field of one record (in FIELDS order), tokenized once for search and `similar`. */
+/** What minisearch holds per record: the terms of each field, tokenized once (also for `similar`). */
 interface IndexedSkill {
   readonly file: string;
-  readonly terms: readonly (readonly string[])[];
+  readonly terms: Readonly<Record<Field, readonly string[]>>;
 }
 
 function indexedSkill(record: SkillRecord): IndexedSkill {
-  return { file: record.file, terms: FIELDS.map((field) => searchTerms(fieldText(record, field))) };
+  const terms = {} as Record<Field, readonly string[]>;
+  for (const field of FIELDS) terms[field] = searchTerms(fieldText(record, field));
+  return { file: record.file, terms };
+}
+
+/** Each distinct term of a record once, whatever its fields. */
+function distinctTerms(doc: IndexedSkill): Set<string> {
+  return new Set(Object.values(doc.terms).flat());
+}
+
+/**
+ * How every search runs. The ranking was tuned with these values (docs/search-and-catalog.md), so
+ * the library defaults it relies on are spelled out rather than inherited.
+ */
+const SEARCH_OPTIONS: SearchOptions = {
+  boost: { ...BOOST },
+  combineWith: 'OR',
+  prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
+  fuzzy: false,
+  weights: { prefix: 0.375, fuzzy: 0.45 },
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+};
+
+function newIndex(): MiniSearch<IndexedSkill> {
+  return new MiniSearch<IndexedSkill>({
+    idField: 'file',
+    fields: [...FIELDS],
+    // Terms never contain spaces, so joining and splitting on one restores them exactly; the query
+    // is normalized by searchTerms the same way before it reaches minisearch.
+    extractField: (doc, field) => (field === 'file' ? doc.file : doc.terms[field as Field].join(' ')),
+    tokenize: (text) => (text ? text.split(' ') : []),
+    processTerm: (term) => term,
+    searchOptions: SEARCH_OPTIONS,
+  });
 }
 
 function byName(a: SkillRecord, b: SkillRecord): number {
@@ -99,6 +137,12 @@ function byName(a: SkillRecord, b: SkillRecord): number {
 
 function byScoreThenName(a: SkillSearchHit, b: SkillSearchHit): number {
   return b.score - a.score || byName(a.record, b.record);
+}
+
+/** The record fields a result matched in, in FIELDS order. */
+function matchedFields(result: SearchResult): Field[] {
+  const matched = new Set(Object.values(result.match).flat());
+  return FIELDS.filter((field) => matched.has(field));
 }
 
 function topCount(top: number | undefined, fallback: number): number {
@@ -112,11 +156,18 @@ function topCount(top: number | undefined, fallback: number): number {
  * Records are keyed by `file`.
  */
 export class SkillSearch {
-  private index = new Bm25Index(FIELDS.length);
+  private index = newIndex();
   private readonly records = new Map<string, SkillRecord>();
+  /**
+   * What was indexed per file. minisearch's `remove` needs it; its cheaper `discard` leaves the
+   * document in the posting lists until a vacuum, and until then other documents' scores are off.
+   */
+  private readonly indexed = new Map<string, IndexedSkill>();
   /** What `similar` compares: the record's own words (name, description, trigger phrases) and its headings. */
   private readonly coreTerms = new TermSets();
   private readonly headingTerms = new TermSets();
+  /** In how many records each term occurs, in any field: which terms of a long query are rarest. */
+  private readonly documentFrequency = new Map<string, number>();
 
   constructor(records: readonly SkillRecord[] = []) {
     this.setAll(records);
@@ -128,56 +179,54 @@ export class SkillSearch {
 
   /** Replaces the whole content (a full rescan); a later record with the same `file` wins. */
   setAll(records: readonly SkillRecord[]): void {
-    this.index = new Bm25Index(FIELDS.length);
+    this.index = newIndex();
     this.records.clear();
+    this.indexed.clear();
     this.coreTerms.clear();
     this.headingTerms.clear();
+    this.documentFrequency.clear();
     const unique = new Map<string, SkillRecord>();
     for (const record of records) unique.set(record.file, record);
     const docs = [...unique.values()].map(indexedSkill);
-    this.index.setAll(docs.map((doc) => [doc.file, doc.terms] as const));
-    for (const doc of docs) {
-      this.records.set(doc.file, unique.get(doc.file) as SkillRecord);
-      this.addTerms(doc);
-    }
+    this.index.addAll(docs);
+    for (const doc of docs) this.keep(unique.get(doc.file) as SkillRecord, doc);
   }
 
   upsert(record: SkillRecord): void {
     const doc = indexedSkill(record);
-    this.index.set(doc.file, doc.terms);
-    this.removeTerms(record.file);
-    this.records.set(record.file, record);
-    this.addTerms(doc);
+    this.remove(record.file);
+    this.index.add(doc);
+    this.keep(record, doc);
   }
 
   /** Removes the record whose SKILL.md is `file`; unknown files are ignored. */
   remove(file: string): void {
-    if (!this.records.has(file)) return;
-    this.index.delete(file);
-    this.records.delete(file);
-    this.removeTerms(file);
+    const doc = this.indexed.get(file);
+    if (!doc) return;
+    this.index.remove(doc);
+    this.forget(doc);
   }
 
   search(query: string, options: SkillSearchOptions = {}): SkillSearchHit[] {
     const top = topCount(options.top, DEFAULT_TOP);
     if (top === 0 || typeof query !== 'string') return [];
-    const terms = queryTerms(query, MAX_QUERY_TERMS);
+    const terms = this.searchedTerms(queryTerms(query, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
+    // minisearch scores and sorts every matching document; everything else is done for the few
+    // that can be returned: the filter, the tie-break by name and the matched fields.
+    const results = this.index.search(terms.join(' '));
     const filter = options.filter;
-    const recordOf = (file: string) => this.records.get(file) as SkillRecord;
-    const results = this.index.search(terms, {
-      boosts: BOOSTS,
-      prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
-      top,
-      accept: filter ? (file) => filter(recordOf(file)) : undefined,
-      tieBreak: (a, b) => byName(recordOf(a), recordOf(b)),
-    });
-    return results.map((result) => ({
-      record: recordOf(result.id),
-      score: result.score,
-      matched: result.terms,
-      fields: result.fields.map((f) => FIELDS[f] as Field),
-    }));
+    const hits: SkillSearchHit[] = [];
+    let last = Number.NaN;
+    for (const result of results) {
+      // Past `top`, only results tied with the last kept one can still make the list.
+      if (hits.length >= top && result.score !== last) break;
+      const record = this.records.get(result.id as string) as SkillRecord;
+      if (filter && !filter(record)) continue;
+      hits.push({ record, score: result.score, matched: result.queryTerms, fields: matchedFields(result) });
+      last = result.score;
+    }
+    return hits.sort(byScoreThenName).slice(0, top);
   }
 
   /**
@@ -212,21 +261,34 @@ export class SkillSearch {
     return hits.sort(byScoreThenName).slice(0, top);
   }
 
-  private addTerms(doc: IndexedSkill): void {
-    const core: string[] = [];
-    const headings: string[] = [];
-    FIELDS.forEach((field, f) => {
-      const terms = doc.terms[f] ?? [];
-      if (field === 'headings') headings.push(...terms);
-      else if (field !== 'category') core.push(...terms);
-    });
-    this.coreTerms.set(doc.file, core);
-    this.headingTerms.set(doc.file, headings);
+  /** All of a short query's terms; of a longer one, the rarest (unknown terms last), in query order. */
+  private searchedTerms(terms: string[]): string[] {
+    if (terms.length <= MAX_SEARCHED_TERMS) return terms;
+    const rarity = (term: string) => this.documentFrequency.get(term) ?? Number.MAX_SAFE_INTEGER;
+    const kept = new Set([...terms].sort((a, b) => rarity(a) - rarity(b)).slice(0, MAX_SEARCHED_TERMS));
+    return terms.filter((term) => kept.has(term));
   }
 
-  private removeTerms(file: string): void {
-    this.coreTerms.delete(file);
-    this.headingTerms.delete(file);
+  /** Everything but the index itself: the record, what was indexed, and the terms `similar` and long queries use. */
+  private keep(record: SkillRecord, doc: IndexedSkill): void {
+    this.records.set(doc.file, record);
+    this.indexed.set(doc.file, doc);
+    const { name, description, tags, useCases, exampleQueries, headings } = doc.terms;
+    this.coreTerms.set(doc.file, [...name, ...description, ...tags, ...useCases, ...exampleQueries]);
+    this.headingTerms.set(doc.file, headings);
+    for (const term of distinctTerms(doc)) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+  }
+
+  private forget(doc: IndexedSkill): void {
+    this.records.delete(doc.file);
+    this.indexed.delete(doc.file);
+    this.coreTerms.delete(doc.file);
+    this.headingTerms.delete(doc.file);
+    for (const term of distinctTerms(doc)) {
+      const count = (this.documentFrequency.get(term) ?? 1) - 1;
+      if (count > 0) this.documentFrequency.set(term, count);
+      else this.documentFrequency.delete(term);
+    }
   }
 }
 

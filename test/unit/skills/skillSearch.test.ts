@@ -89,6 +89,8 @@ describe('SkillSearch', () => {
   it('ignores stop words, so a request phrased as a sentence still finds the skill', () => {
     const search = new SkillSearch(records);
     assert.deepEqual(queryTerms('I want you to help me with the docker compose file', 64), ['help', 'docker', 'compos', 'file']);
+    // Half of all skill descriptions say "use" ("Use when …"): it tells skills apart no better than "the".
+    assert.deepEqual(searchTerms('Use when deploying; used by CI'), ['deploi', 'ci']);
     assert.equal(names(search.search('could you please write the release notes for me'))[0], 'release-notes');
   });
 
@@ -132,7 +134,7 @@ describe('SkillSearch', () => {
     assert.deepEqual(new SkillSearch().search('docker'), []);
   });
 
-  it('answers a 10,000-character query, keeping at most 64 distinct terms', () => {
+  it('answers a 10,000-character query', () => {
     const search = new SkillSearch(records);
     const words = Array.from({ length: 1500 }, (_, i) => `word${i}`);
     const query = `docker ${words.join(' ')}`.slice(0, 10_000);
@@ -142,12 +144,32 @@ describe('SkillSearch', () => {
     assert.ok(Array.isArray(search.search('x'.repeat(10_000))));
   });
 
-  it('reports a matching term found after the 32nd query term', () => {
+  it('reports a matching term that comes after many words no skill has', () => {
     const search = new SkillSearch(records);
     const filler = Array.from({ length: 40 }, (_, i) => `filler${i}`).join(' ');
     const hit = search.search(`${filler} docker`)[0];
     assert.equal(hit?.record.name, 'docker-compose');
     assert.deepEqual(hit?.matched, ['docker']);
+  });
+
+  it('searches a long text by its rarest words, so a telling word late in a pasted document still counts', () => {
+    const common = Array.from({ length: 30 }, (_, i) => `common${i}`);
+    const crowd = Array.from({ length: 30 }, (_, i) => skill(`crowd-${i}`, common.join(' ')));
+    const search = new SkillSearch([...records, ...crowd]);
+    const hits = search.search(`${common.join(' ')} helm`, { top: 50 });
+    const deploy = hits.find((h) => h.record.name === 'deploy-app');
+    assert.deepEqual(deploy?.matched, ['helm']);
+  });
+
+  it('reads a long query in pieces without splitting a word or a compound', () => {
+    const random = seeded(3);
+    const vocabulary = ['Deploy', 'publish-to-pages', 'p5.js', 'Café', 'the', 'ci/cd', 'naïve', 'docker_compose', 'a', 'k8s'];
+    const pick = (list: readonly string[]) => list[Math.floor(random() * list.length)] as string;
+    const text = Array.from({ length: 900 }, () => `${pick(vocabulary)}${pick([' ', '\n', '  ', '\t'])}`).join('');
+    assert.ok(text.length > 5_000);
+    assert.deepEqual(queryTerms(text, 10_000), [...new Set(searchTerms(text))]);
+    const straddling = `${'a '.repeat(497)}publish-to-pages docker`;
+    assert.deepEqual(queryTerms(straddling, 64), ['publish', 'page', 'publishtopages', 'docker']);
   });
 
   it('matches longer words from a prefix of 5+ characters, also words added after the first search', () => {
@@ -242,7 +264,7 @@ describe('SkillSearch on the real corpus', () => {
     const search = new SkillSearch(all);
     const report = evaluateRetrieval((q) => search.search(q, { top: 10 }).map((h) => h.record), queries, corpus);
     const summary = `recall@1 ${report.recallAt1.toFixed(3)}, recall@5 ${report.recallAt5.toFixed(3)}, MRR ${report.mrr.toFixed(3)}`;
-    // Measured: recall@1 0.833, recall@3 0.857, recall@5 0.857, MRR 0.852 (bench/benchRetrieval.ts).
+    // Measured: recall@1 0.833, recall@3 0.857, recall@5 0.857, MRR 0.853 (bench/benchRetrieval.ts).
     assert.ok(report.recallAt5 >= 0.8, summary);
     assert.ok(report.recallAt1 >= 0.7, summary);
     assert.equal(report.byKind.keyword?.recallAt1, 1, summary);
