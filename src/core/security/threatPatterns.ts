@@ -91,6 +91,14 @@ export function quotedMention(text: string, index: number, length: number): bool
 
 const notQuotedMention = (m: RegExpExecArray, text: string): boolean => !quotedMention(text, m.index, m[0].length);
 
+/**
+ * Joins the parts of a made-up secret at run time. The examples must trip our scanner, but a whole
+ * literal in the bundle would trip every other secret scanner (vsce refuses to package it).
+ */
+function fakeSecret(...parts: string[]): string {
+  return parts.join('');
+}
+
 function secretTokenPattern(id: string, label: string, regex: RegExp, example: string): ThreatPattern {
   return regexPattern({
     id,
@@ -340,18 +348,18 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
   }),
 
   // --- hard-coded secrets -------------------------------------------------------------------
-  secretTokenPattern('secret-openai-key', 'an OpenAI-style API key (sk-…)', /\bsk-(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{24,}/g, 'OPENAI_API_KEY=sk-proj-Q2v8xLmN4pR7tY1wZ5cB9dF3gH6jK0aS'),
-  secretTokenPattern('secret-github-token', 'a GitHub token (ghp_…, github_pat_…)', /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g, 'token: ghp_8fK2mQ9xL4vR7tB1nC6yW3zP5sD0hJ2gA4eU'),
-  secretTokenPattern('secret-aws-access-key', 'an AWS access key id (AKIA…)', /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, 'aws_access_key_id = AKIA4QZ7M2XK9TBW3RHD'),
-  secretTokenPattern('secret-slack-token', 'a Slack token (xoxb-…, xoxp-…)', /\bxox[abposr]-[A-Za-z0-9-]{20,}/g, 'SLACK_BOT=xoxb-2048193-8812735-Kq7Zt3Wm9Lp2Xv5Rb8Nc'),
-  secretTokenPattern('secret-google-api-key', 'a Google API key (AIza…)', /\bAIza[0-9A-Za-z_-]{35}\b/g, 'key=AIzaSyD3kL9mQ2xV7tR4wB8nZ1cF6hJ0pS5gY2e'),
-  secretTokenPattern('secret-stripe-key', 'a Stripe live key (sk_live_…)', /\b(?:sk|rk)_live_[A-Za-z0-9]{20,}/g, 'STRIPE=sk_live_51Hq2Lx9KmP4vT7wR3nB8cD'),
-  secretTokenPattern('secret-npm-token', 'an npm access token (npm_…)', /\bnpm_[A-Za-z0-9]{36}\b/g, '//registry.npmjs.org/:_authToken=npm_Zk4Q9mX2vL7tR3wB8nC1yF6hJ0pS5gD2eA7u'),
+  secretTokenPattern('secret-openai-key', 'an OpenAI-style API key (sk-…)', /\bsk-(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{24,}/g, fakeSecret('OPENAI_API_KEY=sk-', 'proj-Q2v8xLmN4pR7tY1wZ5cB9dF3gH6jK0aS')),
+  secretTokenPattern('secret-github-token', 'a GitHub token (ghp_…, github_pat_…)', /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g, fakeSecret('token: gh', 'p_8fK2mQ9xL4vR7tB1nC6yW3zP5sD0hJ2gA4eU')),
+  secretTokenPattern('secret-aws-access-key', 'an AWS access key id (AKIA…)', /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, fakeSecret('aws_access_key_id = AK', 'IA4QZ7M2XK9TBW3RHD')),
+  secretTokenPattern('secret-slack-token', 'a Slack token (xoxb-…, xoxp-…)', /\bxox[abposr]-[A-Za-z0-9-]{20,}/g, fakeSecret('SLACK_BOT=xo', 'xb-2048193-8812735-Kq7Zt3Wm9Lp2Xv5Rb8Nc')),
+  secretTokenPattern('secret-google-api-key', 'a Google API key (AIza…)', /\bAIza[0-9A-Za-z_-]{35}\b/g, fakeSecret('key=AI', 'zaSyD3kL9mQ2xV7tR4wB8nZ1cF6hJ0pS5gY2e')),
+  secretTokenPattern('secret-stripe-key', 'a Stripe live key (sk_live_…)', /\b(?:sk|rk)_live_[A-Za-z0-9]{20,}/g, fakeSecret('STRIPE=sk_', 'live_51Hq2Lx9KmP4vT7wR3nB8cD')),
+  secretTokenPattern('secret-npm-token', 'an npm access token (npm_…)', /\bnpm_[A-Za-z0-9]{36}\b/g, fakeSecret('//registry.npmjs.org/:_authToken=np', 'm_Zk4Q9mX2vL7tR3wB8nC1yF6hJ0pS5gD2eA7u')),
   regexPattern({
     id: 'secret-private-key',
     category: 'hardcoded_secret',
     message: 'a private key block: keys must never be stored in text the model reads',
-    example: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----',
+    example: fakeSecret('-----BEGIN OPENSSH PRIV', 'ATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIV', 'ATE KEY-----'),
     // A header alone (in docs explaining key formats) is no secret; a key body of base64 is.
     regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\s*(?:[\w-]+:[^\n]*\n\s*)*[A-Za-z0-9+/=]{40,}/g,
   }),
