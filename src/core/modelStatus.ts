@@ -26,7 +26,7 @@ export function describeModelSettings(settings: ModelSettings, providerLabel?: s
       ...base,
       configured: false,
       advice:
-        'No model is configured. Set "Skillwright › Model: Base Url" (for example http://localhost:11434/v1 for Ollama) and "Skillwright › Model: Name" in Settings.',
+        'No model is configured. Use Configure Model, or set "Skillwright › Model: Base Url" (for example http://localhost:11434/v1 for Ollama) and "Skillwright › Model: Name" in Settings.',
     };
   }
   if (!baseUrl) {

@@ -39,6 +39,10 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       });
       assert.match(summary, /Catalog: \d+ of 3000 tokens, 3 skills listed/);
       assert.match(await panel.getByTestId('version').innerText(), /^v\d+\.\d+\.\d+ · VS Code 1\.100/);
+      // No activity-bar tooltip over the panel in the picture.
+      await bench.page.mouse.move(700, 450);
+      await bench.page.keyboard.press('Escape');
+      await bench.page.waitForTimeout(600);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-dark.png') });
     });
 
@@ -91,7 +95,10 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       const panel = await openPanel(bench.page);
       await panel.getByTestId('trust-state').waitFor();
       assert.match(await panel.getByTestId('trust-state').innerText(), /Restricted Mode/);
-      await bench.page.mouse.move(700, 450); // no activity-bar tooltip over the panel in the picture
+      // No activity-bar tooltip over the panel in the picture.
+      await bench.page.mouse.move(700, 450);
+      await bench.page.keyboard.press('Escape');
+      await bench.page.waitForTimeout(600);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-restricted-light.png') });
     });
   });
