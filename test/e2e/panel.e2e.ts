@@ -95,6 +95,10 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       const panel = await openPanel(bench.page);
       await panel.getByTestId('trust-state').waitFor();
       assert.match(await panel.getByTestId('trust-state').innerText(), /Restricted Mode/);
+      // The folder's three project skills are held back until it is trusted.
+      await until('the skill index summary', async () => /skills?, \d+ active/.test(await panel.getByTestId('skills-summary').innerText()));
+      const projectRoot = panel.getByRole('list', { name: 'Skill folders' }).getByRole('listitem').filter({ hasText: '.agents/skills' }).first();
+      assert.match(await projectRoot.innerText(), /\(project, 0 skills\)/);
       // No activity-bar tooltip over the panel in the picture.
       await bench.page.mouse.move(700, 450);
       await bench.page.keyboard.press('Escape');
