@@ -1,22 +1,15 @@
-import type { ChatMessage, TokenUsage, ToolCall } from '../agent/chatTypes';
+import type { ChatMessage, TokenUsage } from '../agent/chatTypes';
 import { describeError } from '../logger';
 import { draftTitle } from './sessionExport';
 import type { AppendPort, SessionLog, SessionMessageRecord, SessionRecord } from './sessionLog';
 
-export interface NewMessage {
-  readonly role: SessionMessageRecord['role'];
-  readonly content: string;
-  readonly toolCalls?: readonly ToolCall[];
-  readonly toolCallId?: string;
-  readonly toolName?: string;
-  readonly isError?: boolean;
-  readonly status?: 'stopped' | 'failed';
-  readonly durationMs?: number;
+/** A message to append: the record's fields, with `id` optional and `started` as a Date. */
+export type NewMessage = Omit<SessionMessageRecord, 'type' | 'id' | 'at' | 'started'> & {
   /** When the message started (e.g. when streaming began); `at` is when it was appended. */
   readonly started?: Date;
   /** Unique within the session; the writer numbers messages `m1`, `m2`, … when absent. */
   readonly id?: string;
-}
+};
 
 /**
  * Appends the records of one open session, one JSON line each, in call order. Each append resolves

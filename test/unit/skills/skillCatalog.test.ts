@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import {
   buildCatalog,
   catalogLine,
@@ -11,31 +10,10 @@ import {
 import type { CatalogResult } from '../../../src/core/skills/skillCatalog';
 import type { SkillRecord } from '../../../src/core/skills/skillTypes';
 import { estimateTokens } from '../../../src/core/skills/tokenEstimate';
-
-const rootPath = path.join(path.sep, 'skills');
+import { skillRecord } from './skillRecordFixture';
 
 function skill(name: string, description: string, category = '', extra: Partial<SkillRecord> = {}): SkillRecord {
-  const dir = path.join(rootPath, category, name);
-  return {
-    name,
-    folderName: name,
-    dir,
-    file: path.join(dir, 'SKILL.md'),
-    root: { path: rootPath, scope: 'project', label: '.agents/skills', writeTarget: true },
-    scope: 'project',
-    category,
-    description,
-    tags: [],
-    platforms: [],
-    useCases: [],
-    exampleQueries: [],
-    headings: [],
-    level: 0,
-    mtimeMs: 0,
-    size: 0,
-    readErrors: [],
-    ...extra,
-  };
+  return skillRecord(name, description, { category, ...extra });
 }
 
 /** Deterministic pseudo-random numbers, so a failing case can be replayed. */

@@ -4,32 +4,9 @@ import { corpusDir, evaluateRetrieval, loadCorpusRecords, readRetrievalQueries }
 import { queryTerms, searchTerms } from '../../../src/core/skills/searchText';
 import { SkillSearch } from '../../../src/core/skills/skillSearch';
 import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+import { FIXTURE_ROOT as rootPath, skillRecord } from './skillRecordFixture';
 
-const rootPath = path.join(path.sep, 'skills');
-
-function skill(name: string, description: string, extra: Partial<SkillRecord> = {}): SkillRecord {
-  const dir = path.join(rootPath, extra.category ?? '', name);
-  return {
-    name,
-    folderName: name,
-    dir,
-    file: path.join(dir, 'SKILL.md'),
-    root: { path: rootPath, scope: 'project', label: '.agents/skills', writeTarget: true },
-    scope: 'project',
-    category: '',
-    description,
-    tags: [],
-    platforms: [],
-    useCases: [],
-    exampleQueries: [],
-    headings: [],
-    level: 0,
-    mtimeMs: 0,
-    size: 0,
-    readErrors: [],
-    ...extra,
-  };
-}
+const skill = skillRecord;
 
 const records = [
   skill('docker-compose', 'Write and debug docker compose files for local multi-container development.'),
