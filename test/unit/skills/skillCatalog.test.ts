@@ -10,22 +10,13 @@ import {
 import type { CatalogResult } from '../../../src/core/skills/skillCatalog';
 import type { SkillRecord } from '../../../src/core/skills/skillTypes';
 import { estimateTokens } from '../../../src/core/skills/tokenEstimate';
+import { seededRandom as seeded } from '../../../bench/generateSkillTree';
 import { skillRecord } from './skillRecordFixture';
 
 function skill(name: string, description: string, category = '', extra: Partial<SkillRecord> = {}): SkillRecord {
   return skillRecord(name, description, { category, ...extra });
 }
 
-/** Deterministic pseudo-random numbers, so a failing case can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['deploy', 'the', 'service', 'Kubernetes', 'résumé', 'データ', 'graph', 'e.g.', 'Use', 'when', 'tests', '🙂', 'API', 'x'];
 

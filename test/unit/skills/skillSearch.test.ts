@@ -4,6 +4,7 @@ import { corpusDir, evaluateRetrieval, loadCorpusRecords, readRetrievalQueries }
 import { queryTerms, searchTerms } from '../../../src/core/skills/searchText';
 import { SkillSearch } from '../../../src/core/skills/skillSearch';
 import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+import { seededRandom as seeded } from '../../../bench/generateSkillTree';
 import { FIXTURE_ROOT as rootPath, skillRecord } from './skillRecordFixture';
 
 const skill = skillRecord;
@@ -21,16 +22,6 @@ const records = [
   skill('image-resize', 'Resize, crop and convert images in bulk with ImageMagick.', { headings: ['Thumbnails', 'WebP output'] }),
 ];
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failing case can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function names(hits: readonly { record: SkillRecord }[]): string[] {
   return hits.map((h) => h.record.name);
