@@ -29,6 +29,14 @@ export const SETTINGS = {
   disabledRoots: 'skills.disabledRoots',
   disabledSkills: 'skills.disabled',
   catalogBudget: 'catalog.budgetTokens',
+  modelProvider: 'model.provider',
+  summaryModel: 'sessions.summaryModel',
+  maxSteps: 'agent.maxSteps',
+  memoryReview: 'memory.review',
+  memoryProjectLimit: 'memory.projectCharLimit',
+  memoryUserLimit: 'memory.userCharLimit',
+  autoApproveEdits: 'approvals.autoApproveEdits',
+  autoApproveCommands: 'approvals.autoApproveCommands',
 } as const;
 
 export const OUTPUT_CHANNEL_NAME = 'Skillwright';

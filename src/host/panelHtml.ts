@@ -11,13 +11,16 @@ export function panelResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
 }
 
+/** One stylesheet per tab, so each tab's styles live beside its view. */
+const PANEL_STYLES = ['panel.css', 'chat.css', 'skills.css', 'memory.css', 'history.css'];
+
 /**
  * The panel's HTML shell. Scripts run only with the nonce, styles only from the extension, and
  * there is no network access: everything the page shows arrives by postMessage.
  */
 export function renderPanelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string): string {
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'panel.css'));
+  const styles = PANEL_STYLES.map((name) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', name)));
   const csp = [
     "default-src 'none'",
     `img-src ${webview.cspSource} data:`,
@@ -31,7 +34,7 @@ export function renderPanelHtml(webview: vscode.Webview, extensionUri: vscode.Ur
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
+${styles.map((style) => `<link rel="stylesheet" href="${style.toString()}">`).join('\n')}
 <title>Skillwright</title>
 </head>
 <body>

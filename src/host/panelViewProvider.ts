@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
-import { COMMANDS } from '../core/contributions';
+import { COMMANDS, VIEWS } from '../core/contributions';
 import { DisposableStore } from '../core/disposableStore';
 import type { Logger } from '../core/logger';
 import { describeError } from '../core/logger';
-import type { HostToWebview, WebviewToHost } from '../shared/protocol';
+import type { HostToWebview, PanelTab, WebviewToHost } from '../shared/protocol';
 import { assertNever, parseWebviewMessage } from '../shared/protocol';
+import type { ControllerArea, PanelArea, PanelPort } from './panelArea';
+import { isAreaMessage } from './panelArea';
 import { createNonce, panelResourceRoots, renderPanelHtml } from './panelHtml';
 import type { StatusCollector } from './statusCollector';
 
@@ -12,7 +14,10 @@ import type { StatusCollector } from './statusCollector';
  * The sidebar panel. The host posts nothing until the webview says `panel/ready`, because messages
  * sent before its script runs are lost (initial load and every reload after the panel was hidden).
  */
-export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable, PanelPort {
+  private readonly areas: { [A in ControllerArea]?: PanelArea<A> } = {};
+  /** A tab asked for before the webview was ready (e.g. by a command that also opens the panel). */
+  private pendingTab: { tab: PanelTab; focus?: string } | undefined;
   private view: vscode.WebviewView | undefined;
   private ready = false;
   /** Registrations that live as long as the current webview. */
@@ -28,6 +33,21 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     private readonly status: StatusCollector,
     private readonly logger: Logger,
   ) {}
+
+  /** Routes an area's messages to its controller; set once at activation. */
+  setArea<A extends ControllerArea>(area: A, controller: PanelArea<A>): void {
+    (this.areas as Record<A, PanelArea<A>>)[area] = controller;
+  }
+
+  /** Reveals the panel on a tab; `focus` names an element the tab should focus (e.g. its search box). */
+  async showTab(tab: PanelTab, focus?: string): Promise<void> {
+    this.pendingTab = { tab, ...(focus ? { focus } : {}) };
+    if (this.isReady) {
+      this.post({ type: 'panel/showTab', tab, ...(focus ? { focus } : {}) });
+      this.pendingTab = undefined;
+    }
+    await vscode.commands.executeCommand(`${VIEWS.panel}.focus`);
+  }
 
   /** How many times a webview has completed the ready handshake (reloads count). */
   get readyHandshakes(): number {
@@ -112,7 +132,17 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         this.readyCount += 1;
         this.logger.debug('Panel ready');
         await this.pushStatus();
+        for (const area of Object.values(this.areas)) {
+          await area.sync();
+        }
+        if (this.pendingTab) {
+          this.post({ type: 'panel/showTab', ...this.pendingTab });
+          this.pendingTab = undefined;
+        }
         this.resolvedEmitter.fire();
+        return;
+      case 'panel/tab':
+        this.logger.trace(`Panel tab: ${message.tab}`);
         return;
       case 'status/refresh':
         await this.pushStatus();
@@ -121,17 +151,34 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         await vscode.commands.executeCommand(COMMANDS.showLogs);
         return;
       case 'settings/open':
-        await vscode.commands.executeCommand(COMMANDS.openSettings);
+        await vscode.commands.executeCommand(COMMANDS.openSettings, message.query);
         return;
       case 'model/configure':
-        await vscode.commands.executeCommand(COMMANDS.configureModel);
+        await vscode.commands.executeCommand(COMMANDS.configureModel, message.preset ? { preset: message.preset } : undefined);
+        return;
+      case 'workspace/trust':
+        await vscode.commands.executeCommand('workbench.trust.manage');
         return;
       case 'model/test':
         await vscode.commands.executeCommand(COMMANDS.testConnection);
         return;
       default:
-        assertNever(message);
+        return this.route(message);
     }
+  }
+
+  private route(message: Exclude<WebviewToHost, { type: `${'panel' | 'status' | 'logs' | 'settings' | 'model' | 'workspace'}/${string}` }>): Promise<void> {
+    if (isAreaMessage(message, 'chat')) return this.areaOrFail('chat').handle(message);
+    if (isAreaMessage(message, 'skills')) return this.areaOrFail('skills').handle(message);
+    if (isAreaMessage(message, 'memory')) return this.areaOrFail('memory').handle(message);
+    if (isAreaMessage(message, 'history')) return this.areaOrFail('history').handle(message);
+    return assertNever(message);
+  }
+
+  private areaOrFail<A extends ControllerArea>(area: A): PanelArea<A> {
+    const controller = this.areas[area];
+    if (!controller) throw new Error(`the ${area} area is not available in this window`);
+    return controller as PanelArea<A>;
   }
 
   private async pushStatus(): Promise<void> {
@@ -139,7 +186,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.post({ type: 'status/update', status });
   }
 
-  private post(message: HostToWebview): void {
+  post(message: HostToWebview): void {
     const view = this.view;
     if (!view) {
       return;

@@ -1,183 +1,406 @@
 /**
- * The host↔webview protocol. Every message is a discriminated union member named `area/verb`.
- * Both sides validate what they receive with the parsers below: a malformed message is reported
- * and dropped, never acted on. Keep this file free of `vscode` and DOM types: both sides import it.
+ * The host↔webview protocol of the sidebar panel and the SKILL.md preview. Every message is a
+ * discriminated union member named `area/verb`, described once as a zod schema so that the type
+ * and its validator cannot drift apart. Both sides validate what they receive: a malformed
+ * message is reported and dropped, never acted on. No `vscode` and no DOM types here.
  */
+import * as z from 'zod/mini';
 
-export type Scope = 'project' | 'user' | 'other';
+const str = z.string();
+const count = z.int().check(z.nonnegative());
+const id = z.string().check(z.minLength(1), z.maxLength(200));
+/** Text typed by a person or produced by a model; bounded so a runaway message cannot hang a side. */
+const text = z.string().check(z.maxLength(2_000_000));
 
-export interface SkillRootStatus {
-  readonly label: string;
-  readonly path: string;
-  readonly scope: Scope;
-  readonly exists: boolean;
-  readonly folder?: string;
+export const scopeSchema = z.enum(['project', 'user', 'other']);
+export type Scope = z.infer<typeof scopeSchema>;
+
+// ---------------------------------------------------------------- status page
+
+const skillRootStatus = z.object({
+  label: str,
+  path: str,
+  scope: scopeSchema,
+  exists: z.boolean(),
+  folder: z.optional(str),
   /** Skills found under this root (all copies, shadowed ones included). */
-  readonly skillCount?: number;
-}
+  skillCount: z.optional(count),
+});
+export type SkillRootStatus = z.infer<typeof skillRootStatus>;
 
-export interface SkillsSummary {
-  readonly total: number;
-  readonly active: number;
-  readonly shadowed: number;
-  readonly hidden: number;
-  readonly disabled: number;
-  readonly catalog: {
-    readonly tokens: number;
-    readonly budget: number;
-    readonly included: number;
-    readonly shortened: number;
-    readonly collapsed: number;
-    readonly omitted: readonly string[];
-  };
+const catalogSummary = z.object({
+  tokens: count,
+  budget: count,
+  included: count,
+  shortened: count,
+  collapsed: count,
+  omitted: z.array(str),
+});
+export type CatalogSummary = z.infer<typeof catalogSummary>;
+
+const skillsSummary = z.object({
+  total: count,
+  active: count,
+  shadowed: count,
+  hidden: count,
+  disabled: count,
+  catalog: catalogSummary,
   /** Settings that could not be used and bounds that were hit. */
-  readonly problems: readonly string[];
-}
+  problems: z.array(str),
+});
+export type SkillsSummary = z.infer<typeof skillsSummary>;
 
-export interface PanelStatus {
-  readonly extensionVersion: string;
-  readonly vscodeVersion: string;
-  readonly workspaceFolders: readonly { readonly name: string; readonly path: string }[];
-  readonly trusted: boolean;
-  readonly skillRoots: readonly SkillRootStatus[];
-  readonly model: {
-    readonly configured: boolean;
-    readonly baseUrl: string;
-    readonly model: string;
-    readonly provider?: string;
-    readonly advice: string;
-  };
+const panelStatus = z.object({
+  extensionVersion: str,
+  vscodeVersion: str,
+  workspaceFolders: z.array(z.object({ name: str, path: str })),
+  trusted: z.boolean(),
+  skillRoots: z.array(skillRootStatus),
+  model: z.object({ configured: z.boolean(), baseUrl: str, model: str, provider: z.optional(str), advice: str }),
   /** Absent while the skill index is still loading. */
-  readonly skills?: SkillsSummary;
-}
+  skills: z.optional(skillsSummary),
+});
+export type PanelStatus = z.infer<typeof panelStatus>;
 
-/** Messages the webview sends to the host. */
-export type WebviewToHost =
-  | { readonly type: 'panel/ready' }
-  | { readonly type: 'status/refresh' }
-  | { readonly type: 'logs/show' }
-  | { readonly type: 'settings/open' }
-  | { readonly type: 'model/configure' }
-  | { readonly type: 'model/test' };
+export const PANEL_TABS = ['chat', 'skills', 'memory', 'history', 'status'] as const;
+const panelTab = z.enum(PANEL_TABS);
+export type PanelTab = z.infer<typeof panelTab>;
 
-/** Messages the host sends to the webview. */
-export type HostToWebview =
-  | { readonly type: 'status/update'; readonly status: PanelStatus }
-  | { readonly type: 'panel/error'; readonly message: string };
+// ---------------------------------------------------------------- chat
+
+export const approvalAnswerSchema = z.enum(['allow_once', 'allow_session', 'allow_always', 'deny']);
+export type ApprovalAnswerValue = z.infer<typeof approvalAnswerSchema>;
+
+/** What an error card offers to fix the error. */
+const chatAction = z.enum(['configureModel', 'testConnection', 'retry', 'openLogs', 'trustWorkspace']);
+export type ChatAction = z.infer<typeof chatAction>;
+
+const usageLine = z.object({ promptTokens: count, cachedTokens: count, completionTokens: count, requests: count });
+export type UsageLine = z.infer<typeof usageLine>;
+
+/**
+ * One thing shown in the chat transcript. The host sends whole items (upserted by id) and text
+ * deltas for the assistant item being streamed; the webview never invents content.
+ */
+const chatItem = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), id, text }),
+  z.object({ kind: z.literal('assistant'), id, text }),
+  z.object({
+    kind: z.literal('tool'),
+    id,
+    name: str,
+    /** One line: the tool and its most telling argument. */
+    summary: str,
+    /** Pretty-printed arguments, truncated. */
+    args: text,
+    state: z.enum(['running', 'done', 'failed']),
+    result: z.optional(text),
+    durationMs: z.optional(count),
+    /** Set when the call loaded, ran or changed a skill ("loaded skill `x`"). */
+    skill: z.optional(z.object({ name: str, action: z.enum(['loaded', 'ran', 'changed']) })),
+  }),
+  z.object({
+    kind: z.literal('approval'),
+    id,
+    tool: str,
+    summary: str,
+    /** The command, or the unified diff of an edit or write. */
+    detail: z.optional(text),
+    /** An edit or write: the diff can be opened in VS Code's diff editor. */
+    hasDiff: z.boolean(),
+    /** For commands: the prefix an "always" answer would allow. */
+    commandPrefix: z.optional(str),
+    state: z.enum(['pending', 'allow_once', 'allow_session', 'allow_always', 'deny', 'expired']),
+  }),
+  z.object({
+    kind: z.literal('turn'),
+    id,
+    reason: z.enum(['stop', 'max_steps', 'aborted', 'error']),
+    usage: usageLine,
+    toolCalls: count,
+    /** Skills offered this turn: how many the catalog listed, and the per-message suggestions. */
+    offered: z.object({ catalog: count, suggestions: z.array(str) }),
+    loaded: z.array(str),
+    error: z.optional(z.object({ kind: str, message: str, advice: str, actions: z.array(chatAction) })),
+    /** A complex turn: offer "Save this as a skill". */
+    offerSkill: z.boolean(),
+  }),
+  z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: str }),
+]);
+export type ChatItem = z.infer<typeof chatItem>;
+
+const modelPreset = z.object({ id: str, label: str, baseUrl: str, needsKey: z.boolean() });
+export type ModelPresetView = z.infer<typeof modelPreset>;
+
+const chatSnapshot = z.object({
+  sessionId: z.optional(str),
+  title: z.optional(str),
+  items: z.array(chatItem),
+  busy: z.boolean(),
+  /** No model configured: the chat shows a setup card with these presets. */
+  setup: z.optional(z.object({ presets: z.array(modelPreset) })),
+  modelLabel: z.optional(str),
+  trusted: z.boolean(),
+  /** Scroll to and highlight this item (a search hit opened from History). */
+  focusItemId: z.optional(str),
+});
+export type ChatSnapshot = z.infer<typeof chatSnapshot>;
+
+const skillName = z.object({ name: str, description: str });
+
+// ---------------------------------------------------------------- skills browser
+
+const skillListItem = z.object({
+  /** Absolute path of the SKILL.md; the key of every skill action. */
+  file: str,
+  name: str,
+  description: str,
+  category: str,
+  scope: scopeSchema,
+  rootLabel: str,
+  level: z.optional(count),
+  version: z.optional(str),
+  errors: count,
+  warnings: count,
+  /** The file of the copy that wins over this one. */
+  shadowedBy: z.optional(str),
+  platformHidden: z.boolean(),
+  disabled: z.boolean(),
+  usage: z.optional(z.object({ lastUsed: z.optional(str), runs: count, views: count })),
+  inCatalog: z.optional(z.enum(['full', 'shortened', 'collapsed', 'omitted'])),
+});
+export type SkillListItem = z.infer<typeof skillListItem>;
+
+const skillsList = z.object({
+  loading: z.boolean(),
+  skills: z.array(skillListItem),
+  catalog: z.optional(catalogSummary),
+  trusted: z.boolean(),
+});
+export type SkillsList = z.infer<typeof skillsList>;
+
+// ---------------------------------------------------------------- memory
+
+const memoryTarget = z.enum(['memory', 'user']);
+export type MemoryTargetValue = z.infer<typeof memoryTarget>;
+
+const memoryView = z.object({
+  files: z.array(
+    z.object({
+      target: memoryTarget,
+      label: str,
+      path: z.optional(str),
+      /** Project memory is unavailable without a folder or in Restricted Mode. */
+      available: z.boolean(),
+      reason: z.optional(str),
+      entries: z.array(str),
+      chars: count,
+      limit: count,
+    }),
+  ),
+  proposals: z.array(z.object({ id, target: memoryTarget, summary: str, diff: text, createdAt: str })),
+  /** Writes the scanner refused, newest first: the pattern ids and when. */
+  blocked: z.array(z.object({ target: memoryTarget, patternIds: z.array(str), at: str, preview: str })),
+  reviewMode: z.enum(['ask', 'auto']),
+});
+export type MemoryView = z.infer<typeof memoryView>;
+
+// ---------------------------------------------------------------- history
+
+const sessionRow = z.object({
+  id,
+  title: str,
+  workspace: str,
+  startedAt: str,
+  updatedAt: str,
+  messageCount: count,
+  current: z.boolean(),
+});
+export type SessionRow = z.infer<typeof sessionRow>;
+
+/** A snippet with the matched ranges, as offsets into `text`: never HTML. */
+const highlighted = z.object({ text: str, marks: z.array(z.tuple([count, count])) });
+export type Highlighted = z.infer<typeof highlighted>;
+
+const searchResults = z.object({
+  query: str,
+  sessions: z.array(
+    z.object({
+      id,
+      title: str,
+      startedAt: str,
+      hits: z.array(z.object({ messageId: str, role: str, snippet: highlighted })),
+    }),
+  ),
+  /** A query the index could not use, explained. */
+  error: z.optional(str),
+  tookMs: z.number().check(z.nonnegative()),
+});
+export type SessionSearchResults = z.infer<typeof searchResults>;
+
+// ---------------------------------------------------------------- messages
+
+const webviewToHost = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('panel/ready') }),
+  z.object({ type: z.literal('panel/tab'), tab: panelTab }),
+  z.object({ type: z.literal('status/refresh') }),
+  z.object({ type: z.literal('logs/show') }),
+  z.object({ type: z.literal('settings/open'), query: z.optional(z.string().check(z.maxLength(200))) }),
+  z.object({ type: z.literal('model/configure'), preset: z.optional(z.string().check(z.maxLength(100))) }),
+  z.object({ type: z.literal('model/test') }),
+  z.object({ type: z.literal('workspace/trust') }),
+
+  z.object({ type: z.literal('chat/send'), text: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
+  z.object({ type: z.literal('chat/stop') }),
+  z.object({ type: z.literal('chat/new') }),
+  z.object({ type: z.literal('chat/retry') }),
+  z.object({ type: z.literal('chat/editLast'), text: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
+  z.object({ type: z.literal('chat/approve'), id, answer: approvalAnswerSchema }),
+  z.object({ type: z.literal('chat/openDiff'), id }),
+  z.object({ type: z.literal('chat/copyCode'), code: text }),
+  z.object({ type: z.literal('chat/insertCode'), code: text }),
+  z.object({ type: z.literal('chat/openLink'), href: z.string().check(z.maxLength(4_000)) }),
+  z.object({ type: z.literal('chat/saveAsSkill') }),
+
+  z.object({ type: z.literal('skills/search'), query: z.string().check(z.maxLength(1_000)) }),
+  z.object({ type: z.literal('skills/open'), file: str }),
+  z.object({ type: z.literal('skills/preview'), file: str }),
+  z.object({ type: z.literal('skills/new') }),
+  z.object({ type: z.literal('skills/duplicate'), file: str }),
+  z.object({ type: z.literal('skills/rename'), file: str }),
+  z.object({ type: z.literal('skills/delete'), file: str }),
+  z.object({ type: z.literal('skills/reveal'), file: str }),
+  z.object({ type: z.literal('skills/setEnabled'), file: str, enabled: z.boolean() }),
+  z.object({ type: z.literal('skills/reindex') }),
+
+  z.object({ type: z.literal('memory/add'), target: memoryTarget, content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
+  z.object({ type: z.literal('memory/edit'), target: memoryTarget, oldText: z.string().check(z.minLength(1), z.maxLength(2_000_000)), content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
+  z.object({ type: z.literal('memory/remove'), target: memoryTarget, oldText: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
+  z.object({ type: z.literal('memory/accept'), id }),
+  z.object({ type: z.literal('memory/reject'), id }),
+  z.object({ type: z.literal('memory/openFile'), target: memoryTarget }),
+
+  z.object({ type: z.literal('history/list') }),
+  z.object({ type: z.literal('history/search'), query: z.string().check(z.maxLength(1_000)) }),
+  z.object({ type: z.literal('history/open'), id, messageId: z.optional(str) }),
+  z.object({ type: z.literal('history/delete'), id }),
+  z.object({ type: z.literal('history/export'), id }),
+]);
+export type WebviewToHost = z.infer<typeof webviewToHost>;
+
+const hostToWebview = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('status/update'), status: panelStatus }),
+  z.object({ type: z.literal('panel/error'), message: str }),
+  z.object({ type: z.literal('panel/notice'), level: z.enum(['info', 'warning', 'error']), message: str }),
+  z.object({ type: z.literal('panel/showTab'), tab: panelTab, focus: z.optional(z.string().check(z.maxLength(200))) }),
+
+  z.object({ type: z.literal('chat/snapshot'), chat: chatSnapshot }),
+  z.object({ type: z.literal('chat/item'), item: chatItem }),
+  z.object({ type: z.literal('chat/delta'), id, delta: text }),
+  z.object({ type: z.literal('chat/busy'), busy: z.boolean() }),
+  z.object({ type: z.literal('chat/skillNames'), skills: z.array(skillName) }),
+
+  z.object({ type: z.literal('skills/list'), list: skillsList }),
+  z.object({ type: z.literal('skills/searchResult'), query: str, files: z.array(str), tookMs: z.number().check(z.nonnegative()) }),
+
+  z.object({ type: z.literal('memory/state'), memory: memoryView }),
+
+  z.object({ type: z.literal('history/sessions'), sessions: z.array(sessionRow) }),
+  z.object({ type: z.literal('history/results'), results: searchResults }),
+]);
+export type HostToWebview = z.infer<typeof hostToWebview>;
+
+// ---------------------------------------------------------------- SKILL.md preview (its own webview panel)
+
+const previewFinding = z.object({
+  code: str,
+  severity: z.enum(['error', 'warning', 'info']),
+  message: str,
+  /** 0-based line in the SKILL.md; absent for file-level findings. */
+  line: z.optional(count),
+});
+
+const workflowStep = z.object({
+  id: str,
+  label: str,
+  skill: z.optional(str),
+  /** The skill is not in the index. */
+  unknown: z.boolean(),
+  condition: z.optional(str),
+  fallback: z.optional(str),
+  next: z.array(str),
+});
+export type WorkflowStepView = z.infer<typeof workflowStep>;
+
+const linkedFile = z.object({ path: str, exists: z.boolean(), isFolder: z.boolean() });
+
+const skillPreview = z.object({
+  file: str,
+  /** Set when the frontmatter cannot be read; the body is still shown. */
+  parseError: z.optional(str),
+  card: z.object({
+    name: z.optional(str),
+    description: z.optional(str),
+    tags: z.array(str),
+    level: z.optional(count),
+    version: z.optional(str),
+    permissions: z.array(str),
+    platforms: z.array(str),
+  }),
+  body: text,
+  /** 0-based line of the SKILL.md where the body starts, to place findings. */
+  bodyLine: count,
+  files: z.array(linkedFile),
+  findings: z.array(previewFinding),
+  /** The exact line the model sees in the catalog, or why it sees none. */
+  catalogLine: str,
+  workflow: z.optional(z.array(workflowStep)),
+});
+export type SkillPreview = z.infer<typeof skillPreview>;
+
+const previewToHost = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('preview/ready') }),
+  z.object({ type: z.literal('preview/openFile'), path: str }),
+  z.object({ type: z.literal('preview/revealLine'), line: count }),
+  z.object({ type: z.literal('preview/openLink'), href: z.string().check(z.maxLength(4_000)) }),
+]);
+export type PreviewToHost = z.infer<typeof previewToHost>;
+
+const hostToPreview = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('preview/update'), preview: skillPreview }),
+  z.object({ type: z.literal('preview/error'), message: str }),
+]);
+export type HostToPreview = z.infer<typeof hostToPreview>;
+
+// ---------------------------------------------------------------- parsing
 
 export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
-type Obj = Record<string, unknown>;
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function parseWith<T>(schema: z.ZodMiniType<T>, raw: unknown): ParseResult<T> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'message is not an object' };
+  const type: unknown = (raw as { type?: unknown }).type;
+  if (typeof type !== 'string') return { ok: false, error: 'message has no string "type"' };
+  const result = schema.safeParse(raw);
+  if (result.success) return { ok: true, value: result.data };
+  const issue = result.error.issues[0];
+  const name = type.slice(0, 60);
+  if (!issue || (issue.code === 'invalid_union' && issue.path.join('.') === 'type')) return { ok: false, error: `unknown message type "${name}"` };
+  const where = issue.path.length > 0 ? `${issue.path.map(String).join('.').slice(0, 80)}: ` : '';
+  return { ok: false, error: `"${name}" ${where}${issue.message.slice(0, 100)}` };
 }
 
-function fail<T>(error: string): ParseResult<T> {
-  return { ok: false, error };
-}
+export const parseWebviewMessage = (raw: unknown): ParseResult<WebviewToHost> => parseWith(webviewToHost, raw);
+export const parseHostMessage = (raw: unknown): ParseResult<HostToWebview> => parseWith(hostToWebview, raw);
+export const parsePreviewMessage = (raw: unknown): ParseResult<PreviewToHost> => parseWith(previewToHost, raw);
+export const parseHostPreviewMessage = (raw: unknown): ParseResult<HostToPreview> => parseWith(hostToPreview, raw);
 
-const WEBVIEW_TYPES: ReadonlySet<string> = new Set<WebviewToHost['type']>([
-  'panel/ready',
-  'status/refresh',
-  'logs/show',
-  'settings/open',
-  'model/configure',
-  'model/test',
-]);
+/** The `area` of an `area/verb` message type. */
+export type AreaOf<T extends { type: string }> = T['type'] extends `${infer A}/${string}` ? A : never;
+/** The messages of one area, e.g. `AreaMessage<WebviewToHost, 'chat'>`. */
+export type AreaMessage<T extends { type: string }, A extends string> = Extract<T, { type: `${A}/${string}` }>;
 
-export function parseWebviewMessage(raw: unknown): ParseResult<WebviewToHost> {
-  if (!isObj(raw)) {
-    return fail('message is not an object');
-  }
-  const type = raw.type;
-  if (typeof type !== 'string') {
-    return fail('message has no string "type"');
-  }
-  if (!WEBVIEW_TYPES.has(type)) {
-    return fail(`unknown message type "${type.slice(0, 60)}"`);
-  }
-  // None of the current webview messages carries a payload; extra fields are ignored.
-  return { ok: true, value: { type } as WebviewToHost };
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === 'string';
-}
-
-function parseStatus(raw: unknown): PanelStatus | string {
-  if (!isObj(raw)) return 'status is not an object';
-  const { extensionVersion, vscodeVersion, workspaceFolders, trusted, skillRoots, model } = raw;
-  if (!isString(extensionVersion) || !isString(vscodeVersion)) return 'status versions must be strings';
-  if (typeof trusted !== 'boolean') return 'status.trusted must be a boolean';
-  if (!Array.isArray(workspaceFolders) || !workspaceFolders.every((f) => isObj(f) && isString(f.name) && isString(f.path))) {
-    return 'status.workspaceFolders is malformed';
-  }
-  const scopes = new Set(['project', 'user', 'other']);
-  if (
-    !Array.isArray(skillRoots) ||
-    !skillRoots.every(
-      (r) =>
-        isObj(r) &&
-        isString(r.label) &&
-        isString(r.path) &&
-        isString(r.scope) &&
-        scopes.has(r.scope) &&
-        typeof r.exists === 'boolean' &&
-        (r.folder === undefined || isString(r.folder)) &&
-        (r.skillCount === undefined || isCount(r.skillCount)),
-    )
-  ) {
-    return 'status.skillRoots is malformed';
-  }
-  if (
-    !isObj(model) ||
-    typeof model.configured !== 'boolean' ||
-    !isString(model.baseUrl) ||
-    !isString(model.model) ||
-    !isString(model.advice) ||
-    (model.provider !== undefined && !isString(model.provider))
-  ) {
-    return 'status.model is malformed';
-  }
-  if (raw.skills !== undefined && !isSkillsSummary(raw.skills)) {
-    return 'status.skills is malformed';
-  }
-  return raw as unknown as PanelStatus;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function isSkillsSummary(value: unknown): value is SkillsSummary {
-  if (!isObj(value) || !isObj(value.catalog)) return false;
-  const counts = [value.total, value.active, value.shadowed, value.hidden, value.disabled];
-  const c = value.catalog;
-  return (
-    counts.every(isCount) &&
-    [c.tokens, c.budget, c.included, c.shortened, c.collapsed].every(isCount) &&
-    Array.isArray(c.omitted) &&
-    c.omitted.every(isString) &&
-    Array.isArray(value.problems) &&
-    value.problems.every(isString)
-  );
-}
-
-export function parseHostMessage(raw: unknown): ParseResult<HostToWebview> {
-  if (!isObj(raw) || typeof raw.type !== 'string') {
-    return fail('message has no string "type"');
-  }
-  switch (raw.type) {
-    case 'status/update': {
-      const status = parseStatus(raw.status);
-      return typeof status === 'string' ? fail(status) : { ok: true, value: { type: 'status/update', status } };
-    }
-    case 'panel/error':
-      return isString(raw.message) ? { ok: true, value: { type: 'panel/error', message: raw.message } } : fail('panel/error needs a message');
-    default:
-      return fail(`unknown message type "${raw.type.slice(0, 60)}"`);
-  }
+export function areaOf(type: string): string {
+  return type.slice(0, type.indexOf('/'));
 }
 
 /** Compile-time exhaustiveness guard for switches over message unions. */

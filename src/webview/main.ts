@@ -1,38 +1,77 @@
-import type { HostToWebview, PanelStatus, WebviewToHost } from '../shared/protocol';
-import { assertNever, parseHostMessage } from '../shared/protocol';
+import type { HostToWebview, PanelTab, WebviewToHost } from '../shared/protocol';
+import { PANEL_TABS, assertNever, parseHostMessage } from '../shared/protocol';
 import { el } from './dom';
+import { panelState, postToHost, updatePanelState } from './panelState';
 import { renderStatus } from './statusView';
-import { getVsCodeApi } from './vscodeApi';
+import { TabBar } from './tabBar';
+import type { TabView, ViewArea } from './tabView';
 
-interface PanelState {
-  readonly status?: PanelStatus;
-}
-
-const vscode = getVsCodeApi<PanelState>();
 const app = document.getElementById('app') as HTMLElement;
 
 function send(message: WebviewToHost): void {
-  vscode.postMessage(message);
+  postToHost(message);
 }
 
-function showError(message: string): void {
+const views: { [A in ViewArea]?: TabView<A> } = {};
+const statusPanel = () => tabs.panel('status');
+
+const tabs = new TabBar(PANEL_TABS, panelState().tab ?? 'chat', (tab: PanelTab) => {
+  updatePanelState({ tab });
+  send({ type: 'panel/tab', tab });
+});
+
+function mount<A extends ViewArea>(area: A, view: TabView<A>): void {
+  (views as Record<A, TabView<A>>)[area] = view;
+  tabs.panel(area).append(view.element);
+}
+
+function showNotice(level: 'info' | 'warning' | 'error', message: string): void {
   const existing = document.getElementById('panel-error');
-  const node = el('div', { id: 'panel-error', role: 'alert', class: 'error' }, message);
-  if (existing) {
-    existing.replaceWith(node);
-  } else {
-    app.prepend(node);
-  }
+  const node = el(
+    'div',
+    { id: 'panel-error', role: level === 'error' ? 'alert' : 'status', class: `notice ${level}` },
+    el('span', {}, message),
+  );
+  const close = el('button', { type: 'button', class: 'icon', 'aria-label': 'Dismiss message' }, '×');
+  close.addEventListener('click', () => node.remove());
+  node.append(close);
+  if (existing) existing.replaceWith(node);
+  else app.prepend(node);
 }
 
-function handle(message: HostToWebview): void {
+function route(message: HostToWebview): void {
   switch (message.type) {
     case 'status/update':
-      vscode.setState({ status: message.status });
-      renderStatus(app, message.status, send);
+      updatePanelState({ status: message.status });
+      renderStatus(statusPanel(), message.status, send);
       return;
     case 'panel/error':
-      showError(message.message);
+      showNotice('error', message.message);
+      return;
+    case 'panel/notice':
+      showNotice(message.level, message.message);
+      return;
+    case 'panel/showTab':
+      tabs.select(message.tab, !message.focus);
+      if (message.tab !== 'status') views[message.tab]?.focus(message.focus);
+      return;
+    case 'chat/snapshot':
+    case 'chat/item':
+    case 'chat/delta':
+    case 'chat/busy':
+    case 'chat/skillNames':
+      views.chat?.handle(message);
+      return;
+    case 'skills/list':
+    case 'skills/searchResult':
+      views.skills?.handle(message);
+      return;
+    case 'memory/state':
+      views.memory?.handle(message);
+      return;
+    case 'history/sessions':
+    case 'history/results':
+      views.history?.handle(message);
       return;
     default:
       assertNever(message);
@@ -45,12 +84,15 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     console.warn(`Skillwright panel dropped a message: ${parsed.error}`);
     return;
   }
-  handle(parsed.value);
+  route(parsed.value);
 });
 
-// Show the last known state at once after a reload, then ask the host for a fresh one.
-const previous = vscode.getState()?.status;
-if (previous) {
-  renderStatus(app, previous, send);
-}
+app.replaceChildren(tabs.element, ...PANEL_TABS.map((tab) => tabs.panel(tab)));
+app.setAttribute('aria-busy', 'false');
+// Views mount here, one per area; each renders what it kept in panelState() until the host answers.
+void mount;
+tabs.select(tabs.selected);
+// Show the last known status at once after a reload, then ask the host for a fresh one.
+const previous = panelState().status;
+if (previous) renderStatus(statusPanel(), previous, send);
 send({ type: 'panel/ready' });

@@ -4,7 +4,7 @@ import type { Frame } from 'playwright-core';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openWorkbench, resultsDir } from './workbench';
+import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 describe('Skillwright panel in the workbench (code-server + Chromium, packaged .vsix)', () => {
   describe('a trusted sample workspace', () => {
@@ -24,6 +24,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
 
     it('opens from the activity bar and shows the status page for the sample workspace', async () => {
       panel = await openPanel(bench.page);
+      await openTab(panel, 'Status');
       await panel.getByRole('heading', { name: 'Workspace', exact: true }).waitFor();
       const folders = panel.getByRole('list', { name: 'Workspace folders' });
       assert.match(await folders.innerText(), /sample/);
@@ -93,6 +94,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
 
     it('says the folder is in Restricted Mode', async () => {
       const panel = await openPanel(bench.page);
+      await openTab(panel, 'Status');
       await panel.getByTestId('trust-state').waitFor();
       assert.match(await panel.getByTestId('trust-state').innerText(), /Restricted Mode/);
       // The folder's three project skills are held back until it is trusted.
@@ -120,6 +122,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
 
     it('asks to open a folder and still lists the user skill folders', async () => {
       const panel = await openPanel(bench.page);
+      await openTab(panel, 'Status');
       assert.match(await panel.getByTestId('workspace-none').innerText(), /No folder is open/);
       const roots = await panel.getByRole('list', { name: 'Skill folders' }).innerText();
       assert.match(roots, /~\/\.agents\/skills/);

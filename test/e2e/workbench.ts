@@ -62,3 +62,10 @@ export async function openPanel(page: Page): Promise<Frame> {
   return frame;
 }
 
+
+/** Selects one of the panel's tabs (Chat, Skills, Memory, History, Status) the way a user would. */
+export async function openTab(panel: Frame, name: 'Chat' | 'Skills' | 'Memory' | 'History' | 'Status'): Promise<void> {
+  const tab = panel.getByRole('tab', { name, exact: true });
+  await tab.click();
+  await panel.locator(`#${await tab.getAttribute('aria-controls')}:not([hidden])`).waitFor();
+}

@@ -29,7 +29,8 @@ export class MemoryProposals {
   private next = 1;
 
   constructor(
-    private readonly store: MemoryStore,
+    /** Whatever applies actions: the store, or a host wrapper that forwards to the current store. */
+    private readonly store: Pick<MemoryStore, 'apply'>,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -63,3 +63,37 @@ describe('webview protocol', () => {
     assert.equal(parseHostMessage({ type: 'chat/unknown' }).ok, false);
   });
 });
+
+describe('webview protocol: areas', () => {
+  it('accepts each area\'s messages and rejects mistyped payloads with the field named', () => {
+    const good: unknown[] = [
+      { type: 'chat/send', text: 'hello' },
+      { type: 'chat/approve', id: 'a1', answer: 'allow_session' },
+      { type: 'skills/setEnabled', file: '/x/SKILL.md', enabled: false },
+      { type: 'memory/edit', target: 'user', oldText: 'a', content: 'b' },
+      { type: 'history/open', id: 's1', messageId: 'm3' },
+      { type: 'panel/tab', tab: 'history' },
+    ];
+    for (const raw of good) assert.ok(parseWebviewMessage(raw).ok, JSON.stringify(raw));
+    const bad: [unknown, RegExp][] = [
+      [{ type: 'chat/send', text: '' }, /"chat\/send" text/],
+      [{ type: 'chat/approve', id: 'a1', answer: 'always' }, /answer/],
+      [{ type: 'memory/add', target: 'team', content: 'x' }, /target/],
+      [{ type: 'panel/tab', tab: 'secrets' }, /tab/],
+      [{ type: 'skills/open' }, /file/],
+    ];
+    for (const [raw, reason] of bad) {
+      const parsed = parseWebviewMessage(raw);
+      assert.equal(parsed.ok, false, JSON.stringify(raw));
+      if (!parsed.ok) assert.match(parsed.error, reason);
+    }
+  });
+
+  it('validates chat items by kind', () => {
+    const tool = { kind: 'tool', id: 'c1', name: 'read_file', summary: 'read_file: a.ts', args: '{}', state: 'done', durationMs: 3 };
+    assert.ok(parseHostMessage({ type: 'chat/item', item: tool }).ok);
+    assert.equal(parseHostMessage({ type: 'chat/item', item: { ...tool, state: 'exploded' } }).ok, false);
+    assert.equal(parseHostMessage({ type: 'chat/item', item: { ...tool, kind: 'wizard' } }).ok, false);
+    assert.equal(parseHostMessage({ type: 'chat/delta', id: '', delta: 'x' }).ok, false, 'ids are never empty');
+  });
+});
