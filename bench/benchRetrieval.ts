@@ -159,12 +159,18 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-function timeQueries(search: SkillSearch, queries: readonly string[], rounds: number): { p50: number; p95: number } {
+function timeQueries(
+  search: SkillSearch,
+  queries: readonly string[],
+  rounds: number,
+  mode: 'search' | 'suggest' = 'search',
+): { p50: number; p95: number } {
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const q of queries) {
       const start = process.hrtime.bigint();
-      search.search(q, { top: 10 });
+      if (mode === 'search') search.search(q, { top: 10 });
+      else search.suggest(q);
       times.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
   }
@@ -244,6 +250,11 @@ function main(): void {
   const report = evaluateRetrieval((q) => search.search(q, { top: 10 }).map((h) => h.record), queries, corpus);
   printReport('SkillSearch', report, true);
 
+  // The per-turn suggestions (top 3 above the score floor, as the agent sends them) on the same queries.
+  const suggestions = evaluateRetrieval((q) => search.suggest(q).map((h) => h.record), queries, corpus);
+  const answered = queries.filter((q) => search.suggest(q.query).length > 0).length;
+  printReport(`suggestions (SkillSearch.suggest, top 3; ${answered} of ${queries.length} queries get any)`, suggestions, false);
+
   const texts = queries.map((q) => q.query);
   timeQueries(search, texts, 3);
   const latency = timeQueries(search, texts, 20);
@@ -254,6 +265,11 @@ function main(): void {
   timeQueries(bigBuilt.value, texts, 1);
   const bigLatency = timeQueries(bigBuilt.value, texts, 10);
   console.log(`index build 10,000 synthetic: ${bigBuilt.ms.toFixed(0)} ms; search p50 ${bigLatency.p50.toFixed(2)} ms, p95 ${bigLatency.p95.toFixed(2)} ms`);
+  timeQueries(bigBuilt.value, texts, 1, 'suggest');
+  const suggestLatency = timeQueries(bigBuilt.value, texts, 10, 'suggest');
+  console.log(
+    `suggestions at 10,000 synthetic: p50 ${suggestLatency.p50.toFixed(2)} ms (target ≤ 2 ms per turn), p95 ${suggestLatency.p95.toFixed(2)} ms`,
+  );
   // Pasted documents: 10,000 characters of skill descriptions, the words the synthetic records are made of.
   const prose = records.map((r) => r.description).join(' ');
   const pasted = Array.from({ length: 20 }, (_, i) => prose.slice(i * 10_000, (i + 1) * 10_000));

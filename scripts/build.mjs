@@ -1,4 +1,4 @@
-// Builds the three bundles (extension, webview, CLI) with esbuild and copies sql.js's wasm beside
+// Builds the four bundles (extension, panel webview, preview webview, CLI) with esbuild and copies sql.js's wasm beside
 // the extension. `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import { build, context } from 'esbuild';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
@@ -34,6 +34,15 @@ const configs = [
     ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
+    // The SKILL.md preview is its own webview panel with its own bundle: the sidebar's code stays out of it.
+    ...common,
+    entryPoints: ['src/webview/preview/main.ts'],
+    outfile: 'dist/preview.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -47,9 +47,18 @@ async function waitForReport(file: string, isAlive: () => string | undefined): P
   throw new Error(`The extension host reported no results within ${timeoutMs} ms`);
 }
 
-async function runInCodeServer(resultFile: string): Promise<IntegrationReport> {
+/**
+ * One pass in code-server. The `restricted` pass opens the workspace with workspace trust on and
+ * the folder untrusted (Restricted Mode) and runs only the `*.restricted.test.ts` files.
+ */
+async function runInCodeServer(resultFile: string, pass: 'trusted' | 'restricted' = 'trusted'): Promise<IntegrationReport> {
   const workspace = makeMultiRootWorkspace();
-  const server = await startCodeServer({ userSettings, env: { SKILLWRIGHT_TEST_RESULTS: resultFile } });
+  const restricted = pass === 'restricted';
+  const server = await startCodeServer({
+    userSettings: restricted ? { ...userSettings, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' } : userSettings,
+    env: { SKILLWRIGHT_TEST_RESULTS: resultFile, SKILLWRIGHT_TEST_PASS: pass },
+    trust: restricted,
+  });
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await server.stop();
     throw error;
@@ -64,7 +73,7 @@ async function runInCodeServer(resultFile: string): Promise<IntegrationReport> {
         ['extensionTestsPath', server.remoteUri(suite)],
       ],
     });
-    console.log(`Integration: code-server on ${server.origin}, workspace ${path.basename(workspace.file)}`);
+    console.log(`Integration (${pass}): code-server on ${server.origin}, workspace ${path.basename(workspace.file)}`);
     await browser.page.goto(url);
     return await waitForReport(resultFile, () => (browser.page.isClosed() ? 'The workbench page closed before results arrived' : undefined));
   } catch (error) {
@@ -104,8 +113,32 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const resultFile = path.join(root, 'test-results', `integration-${host}.json`);
   fs.rmSync(resultFile, { force: true });
-  const report = host === 'electron' ? await runInElectron(resultFile) : await runInCodeServer(resultFile);
+  let report: IntegrationReport;
+  if (host === 'electron') {
+    report = await runInElectron(resultFile);
+  } else {
+    report = await runInCodeServer(resultFile);
+    const grep = process.env.SKILLWRIGHT_TEST_GREP;
+    if (grep && !/restricted/i.test(grep)) return finish(report, host);
+    const restrictedFile = resultFile.replace(/\.json$/, '-restricted.json');
+    fs.rmSync(restrictedFile, { force: true });
+    const restricted = await runInCodeServer(restrictedFile, 'restricted');
+    if (restricted.passes === 0) {
+      restricted.failures += 1;
+      restricted.tests.push({ title: 'the Restricted Mode pass ran no test', state: 'failed', error: 'no *.restricted.test.ts file ran' });
+    }
+    report = {
+      passes: report.passes + restricted.passes,
+      failures: report.failures + restricted.failures,
+      pending: report.pending + restricted.pending,
+      tests: [...report.tests, ...restricted.tests.map((test) => ({ ...test, title: `[Restricted Mode] ${test.title}` }))],
+      figures: { ...report.figures, ...restricted.figures },
+    };
+  }
+  finish(report, host);
+}
 
+function finish(report: IntegrationReport, host: string): void {
   for (const test of report.tests) {
     const mark = test.state === 'passed' ? '✔' : test.state === 'failed' ? '✘' : '-';
     console.log(`  ${mark} ${test.title}${test.durationMs !== undefined ? ` (${test.durationMs} ms)` : ''}`);

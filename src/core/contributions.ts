@@ -10,6 +10,16 @@ export const COMMANDS = {
   reindexSkills: 'skillwright.reindexSkills',
   configureModel: 'skillwright.configureModel',
   testConnection: 'skillwright.testConnection',
+  openSkillPreview: 'skillwright.openSkillPreview',
+  openMemory: 'skillwright.openMemory',
+  newChat: 'skillwright.newChat',
+  stop: 'skillwright.stop',
+  manageApprovals: 'skillwright.manageApprovals',
+  searchSessions: 'skillwright.searchSessions',
+  newSkillFromTemplate: 'skillwright.newSkillFromTemplate',
+  openSkill: 'skillwright.openSkill',
+  saveAsSkill: 'skillwright.saveAsSkill',
+  saveSelectionAsSkill: 'skillwright.saveSelectionAsSkill',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;
@@ -37,6 +47,16 @@ export const SETTINGS = {
   memoryUserLimit: 'memory.userCharLimit',
   autoApproveEdits: 'approvals.autoApproveEdits',
   autoApproveCommands: 'approvals.autoApproveCommands',
+} as const;
+
+/** Context keys set with `setContext`, for `when` clauses in package.json. */
+export const CONTEXT_KEYS = {
+  busy: 'skillwright.busy',
+} as const;
+
+/** Keys of values kept in VS Code's workspace or global state. */
+export const STATE_KEYS = {
+  allowlist: 'skillwright.approvals.allowlist',
 } as const;
 
 export const OUTPUT_CHANNEL_NAME = 'Skillwright';

@@ -4,13 +4,27 @@ import type { CommandId } from '../core/contributions';
 import { COMMANDS, OUTPUT_CHANNEL_NAME, SETTINGS, VIEWS } from '../core/contributions';
 import { DisposableStore } from '../core/disposableStore';
 import { describeError } from '../core/logger';
+import { autoApproveSettings, createApprovalPolicy, manageApprovals } from './approvalStore';
+import { ChatController } from './chatController';
+import { resolveSummaryModel } from './chatModelResolver';
+import { HistoryController } from './historyController';
+import { MemoryController } from './memoryController';
+import { MemoryService } from './memoryService';
 import { createOutputLogger } from './outputLogger';
 import type { ModelSetupArgs } from './modelSetup';
 import { ModelSetup } from './modelSetup';
 import { PanelViewProvider } from './panelViewProvider';
+import { SaveAsSkill } from './saveAsSkill';
+import { isSaveAsSkillArgs } from './saveAsSkillArgs';
+import { SessionService } from './sessionService';
 import { SkillCodeActions } from './skillCodeActions';
 import { SkillDiagnostics } from './skillDiagnostics';
+import { SkillPreviewPanel } from './skillPreviewPanel';
 import { SkillService } from './skillService';
+import { isNewSkillArgs } from './newSkillWizard';
+import { SkillActions } from './skillActions';
+import { isOpenSkillArgs } from './skillPicker';
+import { SkillsController } from './skillsController';
 import { StatusCollector } from './statusCollector';
 
 /** What the extension exports to other extensions and to its own integration tests. */
@@ -22,6 +36,22 @@ export interface SkillwrightApi {
   readonly skills: SkillService;
   readonly diagnostics: SkillDiagnostics;
   readonly models: ModelSetup;
+  /** The live SKILL.md preview (one panel beside the editor). */
+  readonly preview: SkillPreviewPanel;
+  /** MEMORY.md and USER.md, the agent's memory tool and the pending proposals (one per window). */
+  readonly memory: MemoryService;
+  /** The Memory tab's host side (its `state()` is what the tab shows). */
+  readonly memoryPanel: MemoryController;
+  /** Session files and their full-text index (shared with the headless CLI). */
+  readonly sessions: SessionService;
+  /** The Chat tab: the agent session, its transcript and approvals. */
+  readonly chat: ChatController;
+  /** The History tab's host side (sessions list, search, open, delete, export). */
+  readonly history: HistoryController;
+  /** The Skills tab's host side: `list()` is what the tab shows, `actions` what its buttons do. */
+  readonly skillsBrowser: SkillsController;
+  /** "Save This as a Skill" and "Save Selection as a Skill" (`review` holds the patch diff's documents). */
+  readonly saveAsSkill: SaveAsSkill;
   /** Saves what must survive a restart; called from deactivate(). */
   shutdown(): Promise<void>;
 }
@@ -59,13 +89,44 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     }),
   );
 
+  const memory = store.add(new MemoryService(logger));
+  const memoryPanel = store.add(new MemoryController(memory, panel, logger));
+  panel.setArea('memory', memoryPanel);
+  const preview = store.add(new SkillPreviewPanel(context.extensionUri, skills, logger));
   const models = new ModelSetup(context.secrets, logger);
+  const sessions = store.add(new SessionService(context.globalStorageUri.fsPath, context.asAbsolutePath('dist'), logger));
+  const policy = createApprovalPolicy(context.workspaceState, logger);
+  const chat = store.add(
+    new ChatController({ panel, skills, memory, sessions, models, policy, logger, summaryModel: () => resolveSummaryModel(models, logger) }),
+  );
+  panel.setArea('chat', chat);
+  const history = store.add(new HistoryController(sessions, chat, panel, logger));
+  panel.setArea('history', history);
+  const skillActions = new SkillActions(skills, context.asAbsolutePath('skills-templates'), logger);
+  const skillsBrowser = store.add(new SkillsController(skills, diagnostics, panel, skillActions, logger));
+  panel.setArea('skills', skillsBrowser);
+  const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     [COMMANDS.openPanel]: () => vscode.commands.executeCommand(`${VIEWS.panel}.focus`),
     [COMMANDS.showLogs]: () => channel.show(true),
-    [COMMANDS.openSettings]: () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${context.extension.id}`),
+    // The panel may pass a settings query (e.g. `skillwright.memory` from the Memory tab).
+    [COMMANDS.openSettings]: (query?: unknown) =>
+      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && query ? query : `@ext:${context.extension.id}`),
     [COMMANDS.configureModel]: (args?: unknown) => models.configure(isSetupArgs(args) ? args : undefined),
     [COMMANDS.testConnection]: () => models.testAndReport(),
+    [COMMANDS.openSkillPreview]: (target?: unknown) => preview.open(target),
+    [COMMANDS.openMemory]: () => panel.showTab('memory'),
+    [COMMANDS.newChat]: async () => {
+      await chat.newChat();
+      await panel.showTab('chat', 'input');
+    },
+    [COMMANDS.stop]: () => chat.stop(),
+    [COMMANDS.searchSessions]: () => panel.showTab('history', 'search'),
+    [COMMANDS.newSkillFromTemplate]: (args?: unknown) => skillActions.newFromTemplate(isNewSkillArgs(args) ? args : undefined),
+    [COMMANDS.openSkill]: (args?: unknown) => skillActions.openSkill(isOpenSkillArgs(args) ? args : undefined),
+    [COMMANDS.manageApprovals]: () => manageApprovals(policy),
+    [COMMANDS.saveAsSkill]: (args?: unknown) => saveAsSkill.fromSession(isSaveAsSkillArgs(args) ? args : undefined),
+    [COMMANDS.saveSelectionAsSkill]: (args?: unknown) => saveAsSkill.fromSelection(isSaveAsSkillArgs(args) ? args : undefined),
     [COMMANDS.reindexSkills]: () =>
       vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
         await skills.reindex();
@@ -97,7 +158,31 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     void skills.reconfigure().catch((error: unknown) => logger.error(`Updating skill folders failed: ${describeError(error)}`));
   };
   store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => reconfigure('workspace folders')));
+  // The chat's setup card and slash-command list follow the model settings and the skills.
+  store.add(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${SETTINGS.section}.model`) && panel.isReady && !chat.busy) void chat.sync();
+    }),
+  );
+  let namesTimer: ReturnType<typeof setTimeout> | undefined;
+  store.add(
+    skills.onDidChange(() => {
+      clearTimeout(namesTimer);
+      namesTimer = setTimeout(() => panel.isReady && chat.postSkillNames(), 300);
+    }),
+  );
+  store.add({ dispose: () => clearTimeout(namesTimer) });
   store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => reconfigure('workspace trusted')));
+  // Memory's files and limits follow the first folder, trust and the memory settings.
+  store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => memory.reconfigure()));
+  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => memory.reconfigure()));
+  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => policy.setTrusted(true)));
+  store.add(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${SETTINGS.section}.memory`)) memory.reconfigure();
+      if (event.affectsConfiguration(`${SETTINGS.section}.approvals`)) policy.setAutoApprove(autoApproveSettings());
+    }),
+  );
   store.add(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(SETTINGS.section)) {
@@ -117,7 +202,10 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, diagnostics, models, shutdown: () => skills.flush() };
+  return { activationMs, panel, status, skills, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, shutdown: async () => {
+    await skills.flush();
+    await sessions.flush(logger);
+  } };
 }
 
 /** Arguments from scripts and tests; anything else (e.g. a URI from a menu) means "ask". */
@@ -125,7 +213,7 @@ function isSetupArgs(value: unknown): value is ModelSetupArgs {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
   return (
-    ['baseUrl', 'model', 'apiKey'].every((key) => record[key] === undefined || typeof record[key] === 'string') &&
+    ['baseUrl', 'model', 'apiKey', 'preset'].every((key) => record[key] === undefined || typeof record[key] === 'string') &&
     (record.skipTest === undefined || typeof record.skipTest === 'boolean')
   );
 }

@@ -14,6 +14,8 @@ export interface ModelSetupArgs {
   readonly apiKey?: string;
   /** Skip the connection test at the end. */
   readonly skipTest?: boolean;
+  /** A preset id (the chat's setup card): skips the provider question. */
+  readonly preset?: string;
 }
 
 export type ConnectionResult = { readonly ok: true; readonly model: string; readonly latencyMs: number } | { readonly ok: false; readonly error: ModelError };
@@ -47,7 +49,8 @@ export class ModelSetup {
 
   async configure(args?: ModelSetupArgs): Promise<boolean> {
     const current = this.settings();
-    const baseUrl = args?.baseUrl !== undefined ? normalizeBaseUrl(args.baseUrl) : await this.askBaseUrl(current.baseUrl);
+    const chosen = MODEL_PRESETS.find((p) => p.id === args?.preset);
+    const baseUrl = args?.baseUrl !== undefined ? normalizeBaseUrl(args.baseUrl) : await this.askBaseUrl(current.baseUrl, chosen);
     if (!baseUrl) return false;
     const preset = presetForBaseUrl(baseUrl);
     const apiKey = args?.apiKey !== undefined ? args.apiKey : await this.askKey(baseUrl, preset);
@@ -102,14 +105,16 @@ export class ModelSetup {
     if (choice === 'Show Logs') await vscode.commands.executeCommand('skillwright.showLogs');
   }
 
-  private async askBaseUrl(current: string): Promise<string | undefined> {
+  private async askBaseUrl(current: string, chosen?: ModelPreset): Promise<string | undefined> {
     const items: (vscode.QuickPickItem & { preset: ModelPreset })[] = MODEL_PRESETS.map((preset) => ({
       label: preset.label,
       description: preset.baseUrl || 'enter the URL',
       detail: preset.needsKey ? 'needs an API key' : 'no key needed',
       preset,
     }));
-    const picked = await vscode.window.showQuickPick(items, { title: 'Skillwright: Configure Model (1/3): provider', placeHolder: 'Where does the model run?', ignoreFocusOut: true });
+    const picked = chosen
+      ? { preset: chosen }
+      : await vscode.window.showQuickPick(items, { title: 'Skillwright: Configure Model (1/3): provider', placeHolder: 'Where does the model run?', ignoreFocusOut: true });
     if (!picked) return undefined;
     const value = await vscode.window.showInputBox({
       title: 'Skillwright: Configure Model (2/3): base URL',

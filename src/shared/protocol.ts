@@ -198,7 +198,9 @@ const memoryView = z.object({
       limit: count,
     }),
   ),
-  proposals: z.array(z.object({ id, target: memoryTarget, summary: str, diff: text, createdAt: str })),
+  proposals: z.array(
+    z.object({ id, target: memoryTarget, summary: str, diff: text, createdAt: str, /** Why the last accept failed; the proposal stays. */ lastError: z.optional(str) }),
+  ),
   /** Writes the scanner refused, newest first: the pattern ids and when. */
   blocked: z.array(z.object({ target: memoryTarget, patternIds: z.array(str), at: str, preview: str })),
   reviewMode: z.enum(['ask', 'auto']),
@@ -234,6 +236,8 @@ const searchResults = z.object({
   ),
   /** A query the index could not use, explained. */
   error: z.optional(str),
+  /** Query words the index does not hold (too common or too short), shown to explain few hits. */
+  ignored: z.optional(z.array(str)),
   tookMs: z.number().check(z.nonnegative()),
 });
 export type SessionSearchResults = z.infer<typeof searchResults>;

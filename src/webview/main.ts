@@ -1,7 +1,11 @@
 import type { HostToWebview, PanelTab, WebviewToHost } from '../shared/protocol';
 import { PANEL_TABS, assertNever, parseHostMessage } from '../shared/protocol';
+import { createChatView } from './chatView';
 import { el } from './dom';
+import { createHistoryView } from './historyView';
+import { createMemoryView } from './memoryView';
 import { panelState, postToHost, updatePanelState } from './panelState';
+import { createSkillsView } from './skillsView';
 import { renderStatus } from './statusView';
 import { TabBar } from './tabBar';
 import type { TabView, ViewArea } from './tabView';
@@ -91,6 +95,10 @@ app.replaceChildren(tabs.element, ...PANEL_TABS.map((tab) => tabs.panel(tab)));
 app.setAttribute('aria-busy', 'false');
 // Views mount here, one per area; each renders what it kept in panelState() until the host answers.
 void mount;
+mount('skills', createSkillsView(send));
+mount('chat', createChatView(send));
+mount('memory', createMemoryView(send));
+mount('history', createHistoryView(send));
 tabs.select(tabs.selected);
 // Show the last known status at once after a reload, then ask the host for a fresh one.
 const previous = panelState().status;

@@ -139,7 +139,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     XDG_CONFIG_HOME: path.join(base, 'xdg', 'config'),
     XDG_DATA_HOME: path.join(base, 'xdg', 'data'),
     XDG_CACHE_HOME: path.join(base, 'xdg', 'cache'),
+    // User skill folders and USER.md live under the home folder: tests get an empty one of their own.
+    HOME: path.join(base, 'home'),
   };
+  fs.mkdirSync(xdg.HOME, { recursive: true });
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...xdg, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

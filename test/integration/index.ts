@@ -28,7 +28,8 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000 });
   const files = fs
     .readdirSync(__dirname)
-    .filter((name) => name.endsWith('.test.js'))
+    // The Restricted Mode pass runs only the `*.restricted.test.js` files, the trusted pass the rest.
+    .filter((name) => name.endsWith('.test.js') && name.endsWith('.restricted.test.js') === (process.env.SKILLWRIGHT_TEST_PASS === 'restricted'))
     .sort();
   const grep = process.env.SKILLWRIGHT_TEST_GREP;
   if (grep) mocha.grep(grep);

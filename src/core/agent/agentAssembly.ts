@@ -14,8 +14,6 @@ import type { InstructionFile, SystemPrompt } from './systemPrompt';
 import { buildSystemPrompt, INSTRUCTION_FILES, MAX_INSTRUCTION_CHARS } from './systemPrompt';
 import { skillAgentTools } from './skillAgentTools';
 
-/** Below this score a search hit is noise, not a suggestion worth tokens. */
-const MIN_SUGGESTION_SCORE = 2;
 const MAX_SUGGESTIONS = 3;
 
 export interface AgentParts {
@@ -27,6 +25,8 @@ export interface AgentParts {
   readonly extraTools?: readonly AgentTool[];
   readonly trusted: boolean;
   readonly budgetTokens?: number;
+  /** A catalog already built (the extension's, ordered by usage); built here from the index otherwise. */
+  readonly catalog?: CatalogResult;
   readonly usage?: SkillToolContext['usage'];
   /** Memory snapshots taken at session start (empty when there is none). */
   readonly memory?: string;
@@ -72,7 +72,7 @@ export async function assembleAgent(parts: AgentParts): Promise<AssembledAgent> 
     ...(parts.usage ? { usage: parts.usage } : {}),
   });
   const tools = [...skillAgentTools(skillContext), ...parts.workspaceTools.agentTools(), ...(parts.extraTools ?? [])];
-  const catalog = buildCatalog(parts.index.active(), { ...(parts.budgetTokens ? { budgetTokens: parts.budgetTokens } : {}) });
+  const catalog = parts.catalog ?? buildCatalog(parts.index.active(), { ...(parts.budgetTokens ? { budgetTokens: parts.budgetTokens } : {}) });
   const instructionFiles = await readInstructionFiles(parts.fs, parts.folders);
   const prompt = buildSystemPrompt({
     catalog: catalog.text,
@@ -84,10 +84,9 @@ export async function assembleAgent(parts: AgentParts): Promise<AssembledAgent> 
     trusted: parts.trusted,
     scan: (text) => scanText(text, { context: 'instructions' }),
   });
+  // Runs on the first request of every turn, so it uses the search's budgeted suggestion mode
+  // (skillSearch.ts), not a full search; hits below its score floor are noise, not worth tokens.
   const suggest = (text: string) =>
-    parts.search
-      .search(text, { top: MAX_SUGGESTIONS })
-      .filter((hit) => hit.score >= MIN_SUGGESTION_SCORE)
-      .map((hit) => ({ name: hit.record.name, description: hit.record.description }));
+    parts.search.suggest(text, { top: MAX_SUGGESTIONS }).map((hit) => ({ name: hit.record.name, description: hit.record.description }));
   return { tools, prompt, catalog, suggest };
 }

@@ -41,6 +41,20 @@ export class AgentSession {
     return this.running;
   }
 
+  /**
+   * Forgets the last user message and everything after it ("edit and resend"). The session log is
+   * append-only and keeps them; only what the model sees next changes.
+   */
+  dropLastTurn(): void {
+    if (this.running) throw new Error('Stop the running turn before editing the last message.');
+    for (let i = this.messages.length - 1; i > 0; i--) {
+      if (this.messages[i]?.role === 'user') {
+        this.messages.splice(i);
+        return;
+      }
+    }
+  }
+
   async send(text: string, turn: { signal?: AbortSignal; onEvent?: (event: AgentEvent) => void } = {}): Promise<AgentTurnResult> {
     if (this.running) throw new Error('A turn is already running; stop it or wait for it to finish.');
     this.running = true;

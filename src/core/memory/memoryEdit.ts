@@ -133,6 +133,9 @@ export function findEntry(entries: readonly string[], oldText: string): Match {
     hits = entries.flatMap((entry, i) => (loose(entry).includes(l) ? [i] : []));
   }
   if (hits.length === 0) return { kind: 'none' };
+  // The whole text of one entry names that entry, even when a longer entry contains it too.
+  const whole = hits.filter((i) => entries[i]?.trim() === needle);
+  if (whole.length > 0 && whole.every((i) => entries[i] === entries[whole[0] as number])) return { kind: 'found', index: whole[0] as number };
   // Exact duplicates are one entry as far as the user can tell: take the first.
   if (hits.every((i) => entries[i] === entries[hits[0] as number])) return { kind: 'found', index: hits[0] as number };
   return { kind: 'ambiguous', indexes: hits };

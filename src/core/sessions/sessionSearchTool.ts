@@ -36,14 +36,23 @@ export interface HitSummaryRequest {
   readonly sessionId: string;
   readonly title: string;
   readonly messages: readonly { readonly role: string; readonly text: string }[];
+  /** Aborted when the tool call is stopped. */
+  readonly signal?: AbortSignal;
 }
 
 export interface SessionSearchContext {
   readonly index: SessionIndex;
   /** Left out of searches and lists: the model already has it. */
   readonly currentSessionId?: string;
-  /** A cheaper model's summary of each hit (setting); failures leave the summary out. */
+  /**
+   * A cheaper model's summary of each hit (setting; `hitSummarizer` builds one from a ChatModel).
+   * A summary that fails, or is not there within SUMMARY_DEADLINE_MS, is left out.
+   */
   readonly summarize?: (request: HitSummaryRequest) => Promise<string | undefined>;
+  /** The tool call's signal: Stop also stops the summaries. */
+  readonly signal?: AbortSignal;
+  /** Longest wait for summaries; default SUMMARY_DEADLINE_MS. */
+  readonly summaryDeadlineMs?: number;
   readonly logger?: Logger;
 }
 
@@ -52,6 +61,15 @@ export const MAX_RESULT_CHARS = 24_000;
 const CONTEXT_CHARS = 400;
 const EXCERPT_CHARS = 800;
 const PAGE_CHARS = 2_000;
+/**
+ * Longest the results wait for summaries, whatever hook is given: a summary is an extra, and a hook
+ * that never settles must not turn the search into a tool timeout. (`hitSummarizer` keeps its own,
+ * shorter limit and aborts its request.)
+ */
+export const SUMMARY_DEADLINE_MS = 15_000;
+const MAX_SUMMARY_CHARS = 600;
+/** Summaries cost a model request each: the best few sessions get one, the rest show their hit. */
+const MAX_SUMMARIES = 3;
 
 type Args = { query?: string; session_id?: string; around_message_id?: string; offset?: number; limit?: number };
 
@@ -188,9 +206,14 @@ async function withContext(match: SessionSearchMatch, terms: readonly string[], 
 
 async function addSummaries(query: string, sessions: { shown: Record<string, unknown>; context: SessionMessageRecord[] }[], ctx: SessionSearchContext): Promise<void> {
   const summarize = ctx.summarize;
-  if (!summarize) return;
-  await Promise.all(
-    sessions.map(async ({ shown, context }) => {
+  if (!summarize || ctx.signal?.aborted) return;
+  const deadlineMs = ctx.summaryDeadlineMs ?? SUMMARY_DEADLINE_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deadlineMs);
+  });
+  const summaries = Promise.all(
+    sessions.slice(0, MAX_SUMMARIES).map(async ({ shown, context }) => {
       if (context.length === 0) return;
       try {
         const summary = await summarize({
@@ -198,13 +221,23 @@ async function addSummaries(query: string, sessions: { shown: Record<string, unk
           sessionId: String(shown['session_id']),
           title: String(shown['title']),
           messages: context.map((message) => ({ role: message.role, text: clip(message.content, EXCERPT_CHARS) })),
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
-        if (summary?.trim()) shown['summary'] = summary.trim();
+        // Written only before the deadline: a late one would change a result already returned.
+        if (typeof summary === 'string' && summary.trim() && timer !== undefined) shown['summary'] = clip(summary, MAX_SUMMARY_CHARS);
       } catch (error) {
         ctx.logger?.warn(`session_search: the hit summary failed, results go without it: ${describeError(error)}`);
       }
     }),
   );
+  try {
+    if ((await Promise.race([summaries, deadline])) === 'late') {
+      ctx.logger?.warn(`session_search: hit summaries took over ${deadlineMs} ms; results go without the missing ones`);
+    }
+  } finally {
+    clearTimeout(timer);
+    timer = undefined;
+  }
 }
 
 async function listRecent(limit: number, ctx: SessionSearchContext): Promise<ToolResult> {

@@ -7,6 +7,7 @@ import { DESCRIPTION_PLACEHOLDER, checkDescription, checkName, isValidSkillName,
 import { finding } from './lint/lintRules';
 import type { ExistenceCheck, RuleInput } from './lint/ruleInput';
 import { range, valueRange, yamlQuote, yamlScalar } from './lint/textRanges';
+import { checkThreats } from './lint/threatRules';
 import { checkWorkflow } from './lint/workflowRules';
 
 export { LINT_RULES } from './lint/lintRules';
@@ -65,6 +66,7 @@ export async function lintSkill(parsed: ParsedSkill, context: LintContext): Prom
   });
   run(() => findings.push(...checkWorkflow(input)));
   run(() => findings.push(...checkDuplicateName(input)));
+  run(() => findings.push(...checkThreats(input)));
   findings.push(...(await missingPaths(checks, context)));
   return sortFindings(findings);
 }

@@ -25,6 +25,11 @@ export interface SkillSearchOptions {
   readonly filter?: (record: SkillRecord) => boolean;
 }
 
+export interface SuggestOptions extends SkillSearchOptions {
+  /** Least score for a suggestion (same scale as `search`); default 2. Below it a hit is noise. */
+  readonly minScore?: number;
+}
+
 export interface SimilarOptions {
   /** Most hits to return; default 5. */
   readonly top?: number;
@@ -67,6 +72,17 @@ const MAX_SEARCHED_TERMS = 24;
 const PREFIX_MIN_LENGTH = 5;
 const DEFAULT_TOP = 10;
 const DEFAULT_MIN_SIMILARITY = 0.35;
+const DEFAULT_SUGGESTIONS = 3;
+const DEFAULT_MIN_SUGGESTION_SCORE = 2;
+/**
+ * Records a suggestion search may score, summed over its terms' document frequencies. minisearch
+ * scores every record a term occurs in (about a microsecond each at 10,000 skills), so one message of
+ * words that half the index holds costs as much as a full search, on every turn. Such words cannot
+ * pick three skills out of thousands anyway: the rarest terms are searched, common ones only while
+ * they fit. The whole corpus (612 skills) never reaches the budget on the dev queries, so there
+ * suggestions equal the top of `search` (docs/search-and-catalog.md).
+ */
+const SUGGESTION_POSTING_BUDGET = 2_000;
 
 function fieldText(record: SkillRecord, field: Field): string {
   switch (field) {
@@ -116,6 +132,12 @@ const SEARCH_OPTIONS: SearchOptions = {
   weights: { prefix: 0.375, fuzzy: 0.45 },
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 };
+
+/**
+ * Suggestions: exact terms only. The posting budget counts the records that hold each exact term; a
+ * prefix would reach records the budget never saw (and it changed no dev-set suggestion).
+ */
+const SUGGEST_SEARCH_OPTIONS: SearchOptions = { prefix: false };
 
 function newIndex(): MiniSearch<IndexedSkill> {
   return new MiniSearch<IndexedSkill>({
@@ -212,10 +234,28 @@ export class SkillSearch {
     if (top === 0 || typeof query !== 'string') return [];
     const terms = this.searchedTerms(queryTerms(query, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
+    return this.ranked(this.index.search(terms.join(' ')), top, options.filter);
+  }
+
+  /**
+   * The few skills worth suggesting for a chat message, cheaply enough for every turn: the same
+   * ranking as `search`, but over the message's rarer terms only (as many as a budget of scored
+   * records allows), without prefix matching, and only hits scoring at least `minScore`.
+   */
+  suggest(message: string, options: SuggestOptions = {}): SkillSearchHit[] {
+    const top = topCount(options.top, DEFAULT_SUGGESTIONS);
+    if (top === 0 || typeof message !== 'string') return [];
+    const terms = this.affordableTerms(queryTerms(message, MAX_QUERY_TERMS));
+    if (terms.length === 0) return [];
+    const minScore = options.minScore ?? DEFAULT_MIN_SUGGESTION_SCORE;
+    const hits = this.ranked(this.index.search(terms.join(' '), SUGGEST_SEARCH_OPTIONS), top, options.filter);
+    return hits.filter((hit) => hit.score >= minScore);
+  }
+
+  /** The best `top` of minisearch's results (already sorted by score), ties ordered by name. */
+  private ranked(results: SearchResult[], top: number, filter: ((record: SkillRecord) => boolean) | undefined): SkillSearchHit[] {
     // minisearch scores and sorts every matching document; everything else is done for the few
     // that can be returned: the filter, the tie-break by name and the matched fields.
-    const results = this.index.search(terms.join(' '));
-    const filter = options.filter;
     const hits: SkillSearchHit[] = [];
     let last = Number.NaN;
     for (const result of results) {
@@ -259,6 +299,22 @@ export class SkillSearch {
       hits.push({ record, score: Math.min(1, score), matched: byCore.shared, fields: sameName ? ['name'] : [] });
     }
     return hits.sort(byScoreThenName).slice(0, top);
+  }
+
+  /**
+   * The rarest terms whose document frequencies add up to at most the posting budget (terms no
+   * record holds cost nothing), no more than a full search would take, in query order.
+   */
+  private affordableTerms(terms: string[]): string[] {
+    const frequency = (term: string) => this.documentFrequency.get(term) ?? 0;
+    const kept = new Set<string>();
+    let postings = 0;
+    for (const term of [...terms].sort((a, b) => frequency(a) - frequency(b))) {
+      if (kept.size >= MAX_SEARCHED_TERMS || postings + frequency(term) > SUGGESTION_POSTING_BUDGET) break;
+      postings += frequency(term);
+      kept.add(term);
+    }
+    return terms.filter((term) => kept.has(term));
   }
 
   /** All of a short query's terms; of a longer one, the rarest (unknown terms last), in query order. */

@@ -40,6 +40,11 @@ describe('memory edits', () => {
     assert.deepEqual(removed.get('memory'), NOTES.slice(0, 3));
   });
 
+  it('takes the entry whose whole text is old_text, even when a longer entry contains it', () => {
+    assert.deepEqual(findEntry(['Use npm ci', 'Use npm'], 'Use npm'), { kind: 'found', index: 1 });
+    assert.equal(findEntry(['Use npm ci', 'Use npm in CI'], 'Use npm').kind, 'ambiguous');
+  });
+
   it('falls back to matching without regard to case and spacing', () => {
     assert.deepEqual(findEntry(['Deploy   with\nMake'], 'deploy with make'), { kind: 'found', index: 0 });
   });

@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import type { ChatModel, ModelEvent } from '../../../src/core/agent/chatTypes';
+import { hitSummarizer } from '../../../src/core/sessions/hitSummarizer';
+import { sessionAgentTool } from '../../../src/core/sessions/sessionAgentTool';
 import type { SessionIndex } from '../../../src/core/sessions/sessionIndex';
 import type { HitSummaryRequest } from '../../../src/core/sessions/sessionSearchTool';
 import { MAX_RESULT_CHARS, SESSION_SEARCH_TOOL, runSessionSearch } from '../../../src/core/sessions/sessionSearchTool';
@@ -129,6 +132,62 @@ describe('session_search tool', function () {
     const failed = await run({ query: 'pgbouncer pool' }, { summarize: () => Promise.reject(new Error('rate limited')) });
     assert.equal(failed['success'], true);
     assert.equal((failed['sessions'] as Json[])[0]?.['summary'], undefined);
+  });
+
+  it('returns without summaries that are not there in time, and never writes a late one into the result', async () => {
+    let settle: (value: string) => void = () => undefined;
+    const started = Date.now();
+    const result = await run({ query: 'pgbouncer pool' }, { summarize: () => new Promise<string>((resolve) => (settle = resolve)), summaryDeadlineMs: 50 });
+    assert.ok(Date.now() - started < 5_000);
+    assert.equal(result['success'], true);
+    settle('Too late.');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal((result['sessions'] as Json[])[0]?.['summary'], undefined);
+  });
+
+  it('summarises the best three sessions at most, passes the stop signal, and clips what comes back', async () => {
+    for (let i = 0; i < 5; i++) await fixture.session(`pool-${i}`, [[`pgbouncer pool notes ${i}`, 'ok']]);
+    const stop = new AbortController();
+    const signals: (AbortSignal | undefined)[] = [];
+    const result = await run({ query: 'pgbouncer pool', limit: 10 }, {
+      signal: stop.signal,
+      summarize: async (request: HitSummaryRequest) => {
+        signals.push(request.signal);
+        return `Summary of ${request.sessionId}. ${'More words here. '.repeat(100)}`;
+      },
+    });
+    const sessions = result['sessions'] as Json[];
+    assert.ok(sessions.length > 3);
+    assert.deepEqual(sessions.map((session) => session['summary'] !== undefined), sessions.map((_, i) => i < 3));
+    assert.ok(sessions.slice(0, 3).every((session) => String(session['summary']).length <= 600));
+    assert.deepEqual(signals, [stop.signal, stop.signal, stop.signal]);
+  });
+
+  it('works with hitSummarizer over a model that hangs: the search still succeeds', async () => {
+    const model: ChatModel = {
+      id: 'fake:hangs',
+      stream: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<ModelEvent>>(() => undefined) }) }),
+    };
+    const result = await run({ query: 'pgbouncer pool' }, { summarize: hitSummarizer(model, { timeoutMs: 50 }) });
+    assert.equal(result['success'], true);
+    assert.equal((result['sessions'] as Json[])[0]?.['summary'], undefined);
+    assert.ok((result['sessions'] as Json[])[0]?.['hit']);
+  });
+
+  it('as an agent tool, hands the summarizer and the call’s signal through', async () => {
+    const seen: HitSummaryRequest[] = [];
+    const tool = sessionAgentTool(index, () => 'now', {
+      summarize: async (request) => {
+        seen.push(request);
+        return 'They raised default_pool_size to 40.';
+      },
+    });
+    const stop = new AbortController();
+    const result = (await tool.run({ query: 'pgbouncer pool' }, { signal: stop.signal, turnId: 't1' })) as Json;
+    assert.equal((result['sessions'] as Json[])[0]?.['summary'], 'They raised default_pool_size to 40.');
+    assert.equal(seen[0]?.signal, stop.signal);
+    const plain = (await sessionAgentTool(index, () => 'now').run({ query: 'pgbouncer pool' }, { signal: stop.signal, turnId: 't1' })) as Json;
+    assert.equal((plain['sessions'] as Json[])[0]?.['summary'], undefined);
   });
 
   it('keeps a result within its size budget however long the messages are', async () => {

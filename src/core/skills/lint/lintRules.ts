@@ -58,6 +58,7 @@ export const LINT_RULES: readonly LintRule[] = [
   { code: 'SW707', severity: 'error', title: 'depends_on names an unknown step' },
   { code: 'SW708', severity: 'error', title: 'Invalid step error handling' },
   { code: 'SW801', severity: 'info', title: 'Same name as another skill' },
+  { code: 'SW901', severity: 'error', title: 'Threat pattern in the skill' },
 ];
 
 const severityByCode = new Map(LINT_RULES.map((rule) => [rule.code, rule.severity]));

@@ -1,0 +1,185 @@
+import type { ApprovalAnswerValue, ChatAction, ChatItem, WebviewToHost } from '../shared/protocol';
+import { el } from './dom';
+import { renderMarkdown } from './markdown';
+
+type Send = (message: WebviewToHost) => void;
+type Of<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
+
+function button(label: string, onClick: () => void, options: { primary?: boolean; ariaLabel?: string; className?: string } = {}): HTMLButtonElement {
+  const node = el('button', { type: 'button', class: options.className ?? (options.primary ? 'primary' : 'secondary') }, label);
+  if (options.ariaLabel) node.setAttribute('aria-label', options.ariaLabel);
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+/** Markdown with a Copy and an Insert at Cursor button on every code block. */
+export function renderRichText(text: string, send: Send): HTMLElement {
+  const body = el('div', { class: 'markdown' });
+  body.append(renderMarkdown(text));
+  for (const pre of Array.from(body.querySelectorAll('pre'))) {
+    const code = pre.textContent ?? '';
+    const language = /language-([\w+#.-]+)/.exec(pre.querySelector('code')?.className ?? '')?.[1];
+    const bar = el(
+      'div',
+      { class: 'code-actions', role: 'toolbar', 'aria-label': `Code block${language ? ` (${language})` : ''}` },
+      button('Copy', () => send({ type: 'chat/copyCode', code }), { ariaLabel: 'Copy code' }),
+      button('Insert', () => send({ type: 'chat/insertCode', code }), { ariaLabel: 'Insert code at cursor' }),
+    );
+    const wrapper = el('div', { class: 'code-block' });
+    pre.replaceWith(wrapper);
+    wrapper.append(bar, pre);
+  }
+  return body;
+}
+
+function userItem(item: Of<'user'>): HTMLElement {
+  return el('article', { class: 'msg user', 'aria-label': 'You said' }, el('div', { class: 'msg-text' }, item.text));
+}
+
+export function assistantItem(item: Of<'assistant'>, send: Send): HTMLElement {
+  const node = el('article', { class: 'msg assistant', 'aria-label': 'Skillwright said' });
+  node.append(renderRichText(item.text, send));
+  return node;
+}
+
+const SKILL_VERBS = { loaded: 'loaded skill', ran: 'ran skill', changed: 'changed skill' } as const;
+
+function toolItem(item: Of<'tool'>): HTMLElement {
+  const details = el('details', { class: `tool ${item.state}` });
+  const state = item.state === 'running' ? 'running…' : item.state === 'failed' ? 'failed' : 'done';
+  const summary = el(
+    'summary',
+    { 'aria-label': `Tool ${item.name}, ${state}${item.durationMs !== undefined ? `, ${item.durationMs} ms` : ''}: ${item.summary}` },
+    el('span', { class: `tool-state ${item.state}`, 'aria-hidden': 'true' }, item.state === 'running' ? '◌' : item.state === 'failed' ? '✕' : '✓'),
+    ' ',
+    item.skill ? el('span', { class: 'skill-mark' }, `${SKILL_VERBS[item.skill.action]} `, el('code', {}, item.skill.name)) : el('span', { class: 'tool-summary' }, item.summary),
+    item.durationMs !== undefined ? el('span', { class: 'muted tool-time' }, ` ${item.durationMs} ms`) : undefined,
+  );
+  details.append(summary, el('div', { class: 'tool-label muted' }, 'Arguments'), el('pre', { class: 'tool-args' }, item.args));
+  if (item.result !== undefined) details.append(el('div', { class: 'tool-label muted' }, 'Result'), el('pre', { class: 'tool-result' }, item.result));
+  return details;
+}
+
+const ANSWER_TEXT: Record<Of<'approval'>['state'], string> = {
+  pending: 'Waiting for your answer',
+  allow_once: 'Allowed once',
+  allow_session: 'Allowed for this session',
+  allow_always: 'Always allowed in this workspace',
+  deny: 'Denied',
+  expired: 'No longer waiting (the turn ended)',
+};
+
+function approvalItem(item: Of<'approval'>, send: Send): HTMLElement {
+  const heading = `${item.tool === 'run_command' ? 'Run this command?' : item.tool === 'edit_file' || item.tool === 'write_file' ? 'Change this file?' : `Allow ${item.tool}?`}`;
+  const card = el('section', { class: `card approval ${item.state}`, role: 'group', 'aria-label': `Approval: ${item.summary}` }, el('h3', {}, heading), el('p', { class: 'approval-summary' }, item.summary));
+  if (item.detail) card.append(el('pre', { class: item.hasDiff ? 'diff' : 'command' }, ...diffLines(item.detail, item.hasDiff)));
+  if (item.state !== 'pending') {
+    card.append(el('p', { class: 'muted approval-state', role: 'status' }, ANSWER_TEXT[item.state]));
+    return card;
+  }
+  const answer = (value: ApprovalAnswerValue) => () => send({ type: 'chat/approve', id: item.id, answer: value });
+  const always = item.commandPrefix ? `Always allow “${item.commandPrefix}…” here` : 'Always here';
+  const actions = el(
+    'div',
+    { class: 'actions', role: 'toolbar', 'aria-label': 'Answer' },
+    button('Allow once', answer('allow_once'), { primary: true }),
+    button('For this session', answer('allow_session'), { ariaLabel: 'Allow for this session' }),
+    button(always, answer('allow_always'), { ariaLabel: 'Always allow in this workspace' }),
+    button('Deny', answer('deny')),
+  );
+  if (item.hasDiff) actions.append(button('Open Diff', () => send({ type: 'chat/openDiff', id: item.id }), { ariaLabel: 'Open diff in editor' }));
+  card.append(actions);
+  return card;
+}
+
+function diffLines(text: string, isDiff: boolean): Node[] {
+  if (!isDiff) return [document.createTextNode(text)];
+  return text.split('\n').map((line) => {
+    const kind = line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '';
+    return el('span', { class: `diff-line ${kind}` }, `${line}\n`);
+  });
+}
+
+const ACTION_LABELS: Record<ChatAction, string> = {
+  configureModel: 'Configure Model',
+  testConnection: 'Test Connection',
+  retry: 'Retry',
+  openLogs: 'Open Logs',
+  trustWorkspace: 'Manage Workspace Trust',
+};
+
+function actionMessage(action: ChatAction): WebviewToHost {
+  switch (action) {
+    case 'configureModel':
+      return { type: 'model/configure' };
+    case 'testConnection':
+      return { type: 'model/test' };
+    case 'retry':
+      return { type: 'chat/retry' };
+    case 'openLogs':
+      return { type: 'logs/show' };
+    case 'trustWorkspace':
+      return { type: 'workspace/trust' };
+  }
+}
+
+const REASONS: Record<Of<'turn'>['reason'], string> = { stop: '', max_steps: 'Stopped at the step limit. ', aborted: 'Stopped. ', error: '' };
+
+function turnItem(item: Of<'turn'>, send: Send): HTMLElement {
+  const wrap = el('div', { class: 'turn-end' });
+  if (item.error) {
+    const card = el(
+      'section',
+      { class: 'card error-card', role: 'alert', 'aria-label': 'Error' },
+      el('h3', {}, item.error.message),
+      el('p', {}, item.error.advice),
+    );
+    const actions = el('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Fix' });
+    item.error.actions.forEach((action, i) => actions.append(button(ACTION_LABELS[action], () => send(actionMessage(action)), { primary: i === 0 })));
+    card.append(actions);
+    wrap.append(card);
+  }
+  if (item.offerSkill) {
+    wrap.append(
+      el(
+        'section',
+        { class: 'card offer', 'aria-label': 'Save as skill' },
+        el('p', {}, `This took ${item.toolCalls} tool calls. Save the approach as a skill so next time is quicker?`),
+        button('Save as Skill', () => send({ type: 'chat/saveAsSkill' }), { primary: true }),
+      ),
+    );
+  }
+  const u = item.usage;
+  const tokens = u.requests > 0 ? `${u.promptTokens.toLocaleString('en-US')} prompt (${u.cachedTokens.toLocaleString('en-US')} cached, ${(u.promptTokens - u.cachedTokens).toLocaleString('en-US')} new) · ${u.completionTokens.toLocaleString('en-US')} out · ${u.requests} request${u.requests === 1 ? '' : 's'}` : 'no usage reported';
+  wrap.append(el('div', { class: 'muted token-line', 'data-testid': 'token-line' }, `${REASONS[item.reason]}${tokens}`));
+  const offered = item.offered.suggestions.length > 0 ? `, suggested ${item.offered.suggestions.join(', ')}` : '';
+  const loaded = item.loaded.length > 0 ? `loaded ${item.loaded.join(', ')}` : 'none loaded';
+  const skills = el('details', { class: 'skills-line muted' }, el('summary', {}, `Skills: ${item.offered.catalog} in catalog${offered}; ${loaded}`));
+  skills.append(
+    el('ul', {}, el('li', {}, `Catalog: ${item.offered.catalog} skills listed in the prompt`), el('li', {}, `Suggested for this message: ${item.offered.suggestions.join(', ') || 'none'}`), el('li', {}, `Loaded with skill_view: ${item.loaded.join(', ') || 'none'}`)),
+  );
+  wrap.append(skills);
+  return wrap;
+}
+
+function noticeItem(item: Of<'notice'>): HTMLElement {
+  return el('div', { class: `notice ${item.level}`, role: item.level === 'error' ? 'alert' : 'note' }, item.text);
+}
+
+/** One transcript item as DOM; the caller keys nodes by item id and replaces them on update. */
+export function renderChatItem(item: ChatItem, send: Send): HTMLElement {
+  switch (item.kind) {
+    case 'user':
+      return userItem(item);
+    case 'assistant':
+      return assistantItem(item, send);
+    case 'tool':
+      return toolItem(item);
+    case 'approval':
+      return approvalItem(item, send);
+    case 'turn':
+      return turnItem(item, send);
+    case 'notice':
+      return noticeItem(item);
+  }
+}

@@ -1,0 +1,61 @@
+import type { SkillListItem } from '../shared/protocol';
+import { el } from './dom';
+import { relativeTime } from './relativeTime';
+import { catalogStateText, lintStatus, scopeLabel, usageText } from './skillsModel';
+
+let nextId = 0;
+
+function badge(text: string, kind: string, title?: string): HTMLElement {
+  return el('span', { class: `badge ${kind}`, ...(title ? { title } : {}) }, text);
+}
+
+function shortPath(file: string): string {
+  const parts = file.split(/[\\/]/).filter(Boolean);
+  return parts.slice(-4).join('/');
+}
+
+/**
+ * One skill: its name (a button that opens SKILL.md), its markers, one line of description and
+ * one line of facts (level, version, lint, usage, catalog), and a button for the actions menu.
+ * Rows carry `data-file`; the view handles their keys and clicks by delegation.
+ */
+export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement {
+  const id = `skill-${++nextId}`;
+  const lint = lintStatus(item);
+  const markers: HTMLElement[] = [badge(scopeLabel(item.scope), `scope scope-${item.scope}`, `from ${item.rootLabel}`)];
+  if (item.disabled) markers.push(badge('disabled', 'marker disabled', 'Disabled in skillwright.skills.disabled: not in the catalog or the agent’s tools'));
+  if (item.shadowedBy) markers.push(badge('shadowed', 'marker shadowed', `Not used: the copy in ${shortPath(item.shadowedBy)} wins`));
+  if (item.platformHidden) markers.push(badge('other platform', 'marker hidden', 'Its platforms exclude this machine'));
+
+  const facts = [
+    el('span', {}, `L${item.level ?? 0}`),
+    item.version ? el('span', {}, `v${item.version}`) : undefined,
+    el('span', { class: `lint lint-${lint.kind}` }, el('span', { 'aria-hidden': 'true', class: 'lint-icon' }, lint.icon), ` ${lint.text}`),
+    el('span', {}, usageText(item, (iso) => relativeTime(iso, now))),
+    catalogStateText(item) ? el('span', { class: item.inCatalog === 'full' ? '' : 'catalog-note' }, catalogStateText(item) as string) : undefined,
+  ].filter((part): part is HTMLElement => part !== undefined);
+  const factLine = el('div', { class: 'skill-facts', id: `${id}-facts` });
+  facts.forEach((part, index) => {
+    if (index > 0) factLine.append(el('span', { class: 'sep', 'aria-hidden': 'true' }, ' · '));
+    factLine.append(part);
+  });
+
+  const name = el('button', { type: 'button', class: 'skill-name', tabindex: '-1', title: `Open ${item.file}`, 'aria-describedby': `${id}-desc ${id}-marks ${id}-facts` }, item.name);
+  const menu = el('button', {
+    type: 'button',
+    class: 'icon skill-menu-button',
+    tabindex: '-1',
+    'aria-haspopup': 'menu',
+    'aria-expanded': 'false',
+    'aria-label': `Actions for ${item.name}`,
+    title: 'Actions (Shift+F10)',
+  }, '⋯');
+  const classes = ['skill-row', item.disabled ? 'is-disabled' : '', item.shadowedBy ? 'is-shadowed' : '', item.platformHidden ? 'is-hidden' : ''];
+  return el(
+    'li',
+    { class: classes.filter(Boolean).join(' '), 'data-file': item.file },
+    el('div', { class: 'skill-head' }, name, el('span', { class: 'skill-marks', id: `${id}-marks` }, ...markers), menu),
+    el('div', { class: 'skill-desc', id: `${id}-desc`, title: item.description }, item.description || 'No description.'),
+    factLine,
+  );
+}

@@ -1,0 +1,127 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { ScriptedModelServer } from '../fakes/scriptedModelServer';
+import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { until } from '../harness/until';
+import type { Workbench } from './workbench';
+import { openPanel, openWorkbench, resultsDir } from './workbench';
+
+/** Answers the workbench's quick input (input box or pick list) the way a person types. */
+async function answerQuickInput(page: Page, text: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(text);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+}
+
+describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripted model)', () => {
+  let workspace: string;
+  let bench: Workbench;
+  let server: ScriptedModelServer;
+  let panel: Frame;
+  const dialogs: string[] = [];
+
+  before(async () => {
+    workspace = makeSampleWorkspace('chat');
+    server = await ScriptedModelServer.start({ models: ['scripted-e2e'] });
+    server.always({ user: 'Reply with OK' }, { text: 'OK' });
+    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+    bench.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+  });
+
+  after(async () => {
+    await bench?.close();
+    await server?.close();
+    if (workspace) removeWorkspace(workspace);
+  });
+
+  it('offers model set-up on first use and configures the scripted endpoint through the quick picks', async () => {
+    panel = await openPanel(bench.page);
+    const setup = panel.getByRole('region', { name: 'Set up a model' });
+    await setup.waitFor({ timeout: 30_000 });
+    await setup.getByRole('button', { name: 'Set up Custom OpenAI-compatible endpoint' }).click();
+    await answerQuickInput(bench.page, server.baseUrl);
+    await answerQuickInput(bench.page, '');
+    await answerQuickInput(bench.page, 'scripted-e2e');
+    await bench.page.getByText(/scripted-e2e answered in \d+ ms/).first().waitFor({ timeout: 30_000 });
+    await setup.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.match(await panel.getByTestId('chat-model').innerText(), /scripted-e2e/);
+  });
+
+  it('chats with a tool call and an approval, rendering Markdown and code blocks', async () => {
+    server.on({ user: 'add a release note' }, { toolCalls: [{ name: 'write_file', arguments: { path: 'NOTES.md', content: '# Notes\n\n- shipped the chat\n' } }] });
+    server.on(
+      { toolResult: { content: 'NOTES.md' } },
+      { text: 'Added **NOTES.md**. To check it:\n\n```sh\ncat NOTES.md\n```\n' },
+    );
+    const input = panel.getByRole('combobox', { name: 'Message' });
+    await input.fill('add a release note');
+    await input.press('Enter');
+    const card = panel.getByRole('group', { name: /^Approval: / });
+    await card.waitFor({ timeout: 30_000 });
+    assert.match(await card.innerText(), /\+- shipped the chat/);
+    assert.equal(fs.existsSync(path.join(workspace, 'NOTES.md')), false, 'nothing is written before the answer');
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await panel.locator('.msg.assistant strong', { hasText: 'NOTES.md' }).waitFor({ timeout: 30_000 });
+    assert.equal(fs.readFileSync(path.join(workspace, 'NOTES.md'), 'utf8'), '# Notes\n\n- shipped the chat\n');
+    await panel.getByRole('button', { name: 'Copy code' }).waitFor();
+    await panel.getByRole('button', { name: 'Insert code at cursor' }).waitFor();
+    const tool = panel.locator('details.tool', { hasText: 'write_file' });
+    assert.match(await tool.innerText(), /✓/);
+    assert.match(await panel.getByTestId('token-line').last().innerText(), /prompt \([\d,]+ cached, [\d,]+ new\)/);
+    assert.equal(await input.inputValue(), '', 'the box clears once the message is in the transcript');
+    await bench.page.mouse.move(700, 450);
+    await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-dark.png') });
+  });
+
+  it('stops a streaming reply and keeps what had arrived', async () => {
+    server.on({ user: 'write a very long poem' }, { text: 'Roses and lines. '.repeat(300), chunkDelayMs: 60, chunkSize: 17 });
+    const input = panel.getByRole('combobox', { name: 'Message' });
+    await input.fill('write a very long poem');
+    await input.press('Enter');
+    const stop = panel.getByRole('button', { name: 'Stop the reply' });
+    await stop.waitFor({ timeout: 30_000 });
+    await until('some streamed text', async () => /Roses and lines/.test(await panel.locator('.msg.assistant').last().innerText()));
+    await stop.click();
+    await until('the stopped turn', async () => /^Stopped\./.test(await panel.getByTestId('token-line').last().innerText()));
+    const kept = await panel.locator('.msg.assistant').last().innerText();
+    assert.ok(kept.length > 0 && kept.length < 'Roses and lines. '.length * 300, `kept ${kept.length} characters`);
+    assert.equal(await stop.isVisible(), false);
+  });
+
+  it('renders hostile model output inert: no script runs, no frame or handler survives', async () => {
+    const payload = [
+      'Hostile output test.',
+      '<script>window.top.__pwned = 1; alert("script")</script>',
+      '<img src=x onerror="alert(\'img\')">',
+      '[click me](javascript:alert(\'link\'))',
+      '<iframe src="https://example.com"></iframe>',
+      '<svg><script>alert("svg")</script></svg>',
+      '<style>body { display: none }</style><div style="position:fixed;inset:0">overlay</div>',
+      '![pixel](https://example.com/track.png)',
+    ].join('\n\n');
+    server.on({ user: 'show me something odd' }, { text: payload });
+    const input = panel.getByRole('combobox', { name: 'Message' });
+    await input.fill('show me something odd');
+    await input.press('Enter');
+    const reply = panel.locator('.msg.assistant', { hasText: 'Hostile output test.' });
+    await reply.waitFor({ timeout: 30_000 });
+    // markdown-it refuses javascript: targets, so the link stays text; nothing can be clicked into running.
+    assert.equal(await reply.locator('a[data-href^="javascript" i], a[href^="javascript" i]').count(), 0);
+    assert.match(await reply.innerText(), /\[click me\]\(javascript:/);
+    await bench.page.waitForTimeout(500);
+    assert.deepEqual(dialogs, []);
+    assert.equal(await reply.locator('script, iframe, svg, style, [onerror], [style]').count(), 0);
+    assert.equal(await reply.locator('img[src^="http"]').count(), 0, 'remote images are not loaded');
+    assert.equal(await panel.evaluate(() => (globalThis as unknown as { top?: { __pwned?: number } }).top?.__pwned), undefined);
+    assert.equal(await panel.locator('body').isVisible(), true);
+    // The raw tags are shown as text, so the person sees what the model tried.
+    assert.match(await reply.innerText(), /<script>/);
+  });
+});

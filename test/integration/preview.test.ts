@@ -1,0 +1,133 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SkillwrightApi } from '../../src/host/activateSkillwright';
+import { parseHostPreviewMessage } from '../../src/shared/protocol';
+import { until } from '../harness/until';
+import { publishFigure } from './index';
+
+const EXTENSION_ID = 'skillwright.skillwright';
+
+describe('SKILL.md preview in a real VS Code', () => {
+  let api: SkillwrightApi;
+  let skillsRoot: string;
+  const skillFile = (category: string, name: string) => path.join(skillsRoot, category, name, 'SKILL.md');
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<SkillwrightApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+    await api.skills.ready;
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === 'sample');
+    assert.ok(folder);
+    skillsRoot = path.join(folder.uri.fsPath, '.agents', 'skills');
+  });
+
+  afterEach(async () => {
+    api.preview.close();
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opens beside the editor for a SKILL.md URI, with a strict CSP, and its webview says ready', async () => {
+    const file = skillFile('ops', 'count-files');
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
+    const started = Date.now();
+    await vscode.commands.executeCommand('skillwright.openSkillPreview', vscode.Uri.file(file));
+    const preview = await until('the first preview model', () => api.preview.current?.file === file && api.preview.current);
+    await until('the preview webview to finish its handshake', () => api.preview.isReady, 30_000);
+    publishFigure('previewOpenMs', Date.now() - started);
+    assert.equal(preview.card.name, 'count-files');
+    assert.deepEqual(preview.card.permissions, ['process:python3']);
+    assert.ok(preview.files.some((entry) => entry.path === 'scripts/run.py' && entry.exists));
+    assert.match(preview.catalogLine, /^- count-files: Counts the entries/);
+    assert.ok(parseHostPreviewMessage({ type: 'preview/update', preview }).ok, 'the model passes the protocol check');
+
+    const html = api.preview.html ?? '';
+    assert.match(html, /script-src 'nonce-[A-Za-z0-9+/=]{24}'/);
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+    assert.match(html, /preview\.js/);
+    // The panel sits beside the editor, and the editor kept the focus.
+    const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('count-files'));
+    assert.ok(tab, 'a webview tab titled after the skill');
+    assert.equal(tab.group.viewColumn, vscode.ViewColumn.Two);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, file);
+  });
+
+  it('follows the editor text as you type, without saving', async () => {
+    const file = skillFile('docs', 'write-changelog-entry');
+    const document = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('skillwright.openSkillPreview');
+    await until('the preview of the active SKILL.md', () => api.preview.current?.file === file);
+
+    const line = document.getText().split('\n').findIndex((text) => text.startsWith('description:'));
+    const typed = 'description: Typed into the buffer. Use when testing the live preview.';
+    const seen = new Promise<number>((resolve) => {
+      const started = Date.now();
+      const listener = api.preview.onDidUpdate((model) => {
+        if (model.card.description === 'Typed into the buffer. Use when testing the live preview.') {
+          listener.dispose();
+          resolve(Date.now() - started);
+        }
+      });
+    });
+    await editor.edit((edit) => edit.replace(document.lineAt(line).range, typed));
+    const latency = await Promise.race([seen, new Promise<number>((_, reject) => setTimeout(() => reject(new Error('no update after typing')), 10_000))]);
+    publishFigure('previewTypingToUpdateMs', latency);
+    assert.ok(latency >= 150, `the update waited for a pause in typing (${latency} ms)`);
+    assert.equal(api.preview.current?.catalogLine, '- write-changelog-entry: Typed into the buffer. Use when testing the live preview.');
+    assert.ok(document.isDirty);
+    assert.equal(fs.readFileSync(file, 'utf8').includes('Typed into the buffer'), false, 'the disk is untouched');
+
+    // A finding in the preview reveals its line in the editor.
+    await editor.edit((edit) => edit.replace(document.lineAt(line).range, 'description: short'));
+    const finding = await until('a finding on the description line', () => api.preview.current?.findings.find((f) => f.line === line));
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    api.preview.receive({ type: 'preview/revealLine', line: finding.line });
+    await until('the cursor on the finding line', () => vscode.window.activeTextEditor?.selection.active.line === line);
+  });
+
+  it('follows the active editor to another SKILL.md, and refuses paths outside the skill', async () => {
+    const first = skillFile('ops', 'count-files');
+    const second = skillFile('release', 'prepare-release');
+    await vscode.window.showTextDocument(vscode.Uri.file(first), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('skillwright.openSkillPreview', vscode.Uri.file(first));
+    await until('the first skill', () => api.preview.current?.file === first);
+    await vscode.window.showTextDocument(vscode.Uri.file(second), { viewColumn: vscode.ViewColumn.One });
+    const workflow = await until('the workflow skill', () => api.preview.current?.file === second && api.preview.current.workflow);
+    assert.deepEqual(workflow.map((step) => [step.id, step.unknown]), [
+      ['gather', false],
+      ['report', false],
+    ]);
+
+    const dropped = api.preview.droppedMessageCount;
+    api.preview.receive({ type: 'preview/openFile' });
+    api.preview.receive({ type: 'preview/revealLine', line: -1 });
+    assert.equal(api.preview.droppedMessageCount, dropped + 2);
+
+    api.preview.receive({ type: 'preview/openFile', path: '../../ops/count-files/SKILL.md' });
+    api.preview.receive({ type: 'preview/openLink', href: 'javascript:alert(1)' });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const opened = vscode.window.visibleTextEditors.map((editor) => editor.document.uri.fsPath);
+    assert.ok(!opened.includes(first), `nothing outside the skill folder was opened (${opened.join(', ')})`);
+  });
+
+  it('releases everything when closed: typing no longer builds previews', async () => {
+    const file = skillFile('ops', 'count-files');
+    const document = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('skillwright.openSkillPreview', vscode.Uri.file(file));
+    await until('the preview', () => api.preview.current?.file === file);
+    api.preview.close();
+    assert.equal(api.preview.file, undefined);
+    let updates = 0;
+    const listener = api.preview.onDidUpdate(() => (updates += 1));
+    await editor.edit((edit) => edit.insert(new vscode.Position(document.lineCount, 0), '\nMore text.\n'));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    listener.dispose();
+    assert.equal(updates, 0);
+    assert.equal(api.preview.current, undefined);
+  });
+});
