@@ -40,6 +40,10 @@ function plural(count: number, word: string): string {
 
 const TITLE = 'Save as Skill';
 
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
 /**
  * From facts to a saved (or patched) skill: draft, lint, look for an existing skill it repeats,
  * ask where it goes, open it for review and save it only when the person says so. Every answer can
@@ -71,7 +75,7 @@ export class SaveAsSkillFlow {
     try {
       if (args.text !== undefined) await draft.replace(args.text);
       for (let attempt = 0; ; attempt++) {
-        const where = await finalizeDraft(draft.text(), location.scope, location.category, this.context());
+        const where = await this.check(draft.text(), location.scope, location.category);
         const answer = args.confirm !== undefined ? (args.confirm ? 'save' : undefined) : await askSave(this.question(where, drafted), !where.ok);
         if (answer === undefined) {
           return { ...base, ...overlapInfo, outcome: 'cancelled', message: 'Nothing was saved; the draft stays open in its editor.', draftText: draft.text() };
@@ -113,7 +117,7 @@ export class SaveAsSkillFlow {
     if (!useModel) return { result: await draftSkillWithModel(undefined, facts), how: 'filled in from the template' };
     const resolved = await resolveChatModel(this.deps.models, this.deps.logger).catch((error: unknown) => ({ ok: false as const, reason: describeError(error) }));
     if (!resolved.ok) {
-      return { result: await draftSkillWithModel(undefined, facts), how: `filled in from the template (no model: ${resolved.reason.replace(/\.$/, '')})` };
+      return { result: await draftSkillWithModel(undefined, facts), how: `filled in from the template (${lowerFirst(resolved.reason).replace(/\.$/, '')})` };
     }
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Skillwright: drafting the skill with ${resolved.label}…`, cancellable: true },
@@ -217,6 +221,15 @@ export class SaveAsSkillFlow {
     return category === undefined ? undefined : { scope, category };
   }
 
+  /** `finalizeDraft`, with the real reason when the project folder is left out because it is not trusted. */
+  private async check(text: string, scope: DraftScope, category: string): Promise<Finalized> {
+    const untrusted = scope === 'project' && !vscode.workspace.isTrusted && (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+    if (untrusted && !this.writeRoots().some((root) => root.scope === 'project')) {
+      return { ok: false, error: 'this folder is not trusted (Restricted Mode), so Skillwright does not write project skills in it; trust the folder first, or save the skill for the user (~/.agents/skills)' };
+    }
+    return finalizeDraft(text, scope, category, this.context());
+  }
+
   private question(where: Finalized, drafted: Drafted): string {
     const findings = this.findings(drafted.result);
     const lint = `Lint: ${plural(findings.errors, 'error')}, ${plural(findings.warnings, 'warning')}${findings.threats > 0 ? `, ${plural(findings.threats, 'threat finding')}` : ''}.`;
@@ -227,10 +240,9 @@ export class SaveAsSkillFlow {
 
   private async save(draft: DraftEditor, scope: DraftScope, category: string, open: boolean): Promise<{ ok: true; name: string; file: string; message: string } | { ok: false; error: string }> {
     const text = draft.text();
-    const ctx = this.context();
-    const where = await finalizeDraft(text, scope, category, ctx);
+    const where = await this.check(text, scope, category);
     if (!where.ok) return { ok: false, error: where.error };
-    const saved = await saveDraft(text, scope, category, ctx);
+    const saved = await saveDraft(text, scope, category, this.context());
     if (!saved.success) return { ok: false, error: saved.error };
     const { name, file, displayPath } = where.target;
     // skill_manage already invalidated the file; the folder too, so its watcher and parents follow.

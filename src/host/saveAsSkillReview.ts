@@ -83,7 +83,8 @@ export class SaveAsSkillReview implements vscode.Disposable {
   }
 
   /**
-   * The draft in an untitled Markdown editor with VS Code's Markdown preview beside it.
+   * The draft in an untitled Markdown editor with VS Code's Markdown preview beside it (locked to
+   * the draft, so it does not wander off to whichever Markdown file is opened next).
    * Skillwright's own SKILL.md preview shows files on disk only, and an untitled editor tied to
    * the target path would let Ctrl+S write it past the checks, so the draft stays untitled.
    */
@@ -91,7 +92,7 @@ export class SaveAsSkillReview implements vscode.Disposable {
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
     try {
-      await vscode.commands.executeCommand('markdown.showPreviewToSide', document.uri);
+      await vscode.commands.executeCommand('markdown.showLockedPreviewToSide', document.uri);
     } catch (error) {
       this.logger.info(`No Markdown preview for the skill draft: ${describeError(error)}`);
     }
@@ -101,23 +102,26 @@ export class SaveAsSkillReview implements vscode.Disposable {
   }
 
   /**
-   * Closes the draft once it is saved (its text now lives in the SKILL.md), without the
-   * "save changes?" prompt an untitled editor would raise, and its Markdown preview.
+   * Closes the draft once it is saved (its text now lives in the SKILL.md) and its preview. An
+   * emptied untitled editor closes without the "save changes?" prompt; going through the tabs
+   * rather than the active editor works wherever focus is (e.g. in the notification just clicked).
    */
   async closeDraft(draft: DraftEditor): Promise<void> {
     const document = draft.document;
     draft.dispose();
     if (document.isClosed) return;
-    const previewLabel = `Preview ${path.posix.basename(document.uri.path)}`;
-    const previews = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.label === previewLabel);
+    const name = path.posix.basename(document.uri.path);
+    const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+    const previews = tabs().filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('markdown.preview') && tab.label.endsWith(name));
     try {
-      // In its own column: shown anywhere else it would be a second editor, and only that one would close.
-      const column = vscode.window.visibleTextEditors.find((editor) => editor.document === document)?.viewColumn;
-      await vscode.window.showTextDocument(document, { preview: false, ...(column ? { viewColumn: column } : {}) });
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      if (previews.length > 0) await vscode.window.tabGroups.close(previews);
+      if (previews.length > 0) await vscode.window.tabGroups.close(previews, true);
+      const edit = new vscode.WorkspaceEdit();
+      edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(Math.max(0, document.lineCount - 1)).range.end));
+      await vscode.workspace.applyEdit(edit);
+      const editors = tabs().filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === document.uri.toString());
+      if (editors.length > 0) await vscode.window.tabGroups.close(editors, true);
     } catch (error) {
-      this.logger.debug(`Closing the saved draft: ${describeError(error)}`);
+      this.logger.info(`Closing the saved skill draft: ${describeError(error)}`);
     }
   }
 

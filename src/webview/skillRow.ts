@@ -1,7 +1,9 @@
 import type { SkillListItem } from '../shared/protocol';
 import { el } from './dom';
+import type { MenuEntry } from './skillMenu';
 import { relativeTime } from './relativeTime';
 import { catalogStateText, lintStatus, scopeLabel, usageText } from './skillsModel';
+import type { Send } from './tabView';
 
 let nextId = 0;
 
@@ -58,4 +60,18 @@ export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement 
     el('div', { class: 'skill-desc', id: `${id}-desc`, title: item.description }, item.description || 'No description.'),
     factLine,
   );
+}
+
+/** What the actions menu of a row offers; the host asks for names and confirmations. */
+export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
+  const file = item.file;
+  return [
+    { label: 'Open', run: () => send({ type: 'skills/open', file }) },
+    { label: 'Open Preview', run: () => send({ type: 'skills/preview', file }) },
+    { label: 'Duplicate…', run: () => send({ type: 'skills/duplicate', file }) },
+    { label: 'Rename…', run: () => send({ type: 'skills/rename', file }) },
+    { label: item.disabled ? 'Enable' : 'Disable', run: () => send({ type: 'skills/setEnabled', file, enabled: item.disabled }) },
+    { label: 'Reveal in Explorer', run: () => send({ type: 'skills/reveal', file }) },
+    { label: 'Delete…', run: () => send({ type: 'skills/delete', file }), separated: true, danger: true },
+  ];
 }

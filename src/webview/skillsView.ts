@@ -1,10 +1,9 @@
 import type { AreaMessage, HostToWebview, SkillListItem, SkillsList } from '../shared/protocol';
-import { parseHostMessage } from '../shared/protocol';
 import { el } from './dom';
-import { panelState, updatePanelState } from './panelState';
-import type { MenuEntry } from './skillMenu';
+import { updatePanelState } from './panelState';
+import { RovingFocus } from './rovingFocus';
 import { SkillMenu } from './skillMenu';
-import { renderSkillRow } from './skillRow';
+import { renderSkillRow, skillMenuEntries } from './skillRow';
 import type { Filters, HealthFilter, ScopeFilter } from './skillsModel';
 import {
   HEALTH_FILTERS,
@@ -12,12 +11,12 @@ import {
   catalogText,
   categoryLabel,
   groupByCategory,
-  isHealthFilter,
-  isScopeFilter,
   matchesFilters,
   plural,
   rankedItems,
 } from './skillsModel';
+import type { SkillsState } from './skillsViewState';
+import { MAX_QUERY, filterSelect, savedState } from './skillsViewState';
 import type { Send, TabView } from './tabView';
 
 /** Rows rendered per group (and per result list) before a "Show more" button. */
@@ -27,40 +26,7 @@ const AUTO_EXPAND_LIMIT = 300;
 const SEARCH_DEBOUNCE_MS = 200;
 /** Bigger lists are not kept in the webview's state (setState copies it on every call). */
 const MAX_SAVED_SKILLS = 1_500;
-const MAX_QUERY = 1_000;
 const NAVIGABLE = '.group-toggle, .skill-name, .more';
-
-interface SkillsState {
-  query?: string;
-  scope?: ScopeFilter;
-  health?: HealthFilter;
-  /** Groups the person opened (true) or closed (false); others follow AUTO_EXPAND_LIMIT. */
-  open?: Record<string, boolean>;
-  list?: SkillsList;
-}
-
-/** The saved slice, checked like a host message: state from an older version is dropped. */
-function savedState(): SkillsState {
-  const raw = panelState().skills as Partial<Record<keyof SkillsState, unknown>> | undefined;
-  if (!raw || typeof raw !== 'object') return {};
-  const list = raw.list === undefined ? undefined : parseHostMessage({ type: 'skills/list', list: raw.list });
-  const open = raw.open && typeof raw.open === 'object' ? Object.fromEntries(Object.entries(raw.open).filter(([, v]) => typeof v === 'boolean')) : {};
-  return {
-    ...(typeof raw.query === 'string' ? { query: raw.query.slice(0, MAX_QUERY) } : {}),
-    ...(isScopeFilter(raw.scope) ? { scope: raw.scope } : {}),
-    ...(isHealthFilter(raw.health) ? { health: raw.health } : {}),
-    open: open as Record<string, boolean>,
-    ...(list?.ok && list.value.type === 'skills/list' ? { list: list.value.list } : {}),
-  };
-}
-
-function select<T extends string>(label: string, options: readonly { value: T; label: string }[], value: T, onChange: (value: T) => void): HTMLElement {
-  const node = el('select', { class: 'filter', 'aria-label': label });
-  for (const option of options) node.append(el('option', { value: option.value }, option.label));
-  node.value = value;
-  node.addEventListener('change', () => onChange(node.value as T));
-  return el('label', { class: 'filter-label' }, node);
-}
 
 export function createSkillsView(send: Send): TabView<'skills'> {
   return new SkillsView(send);
@@ -78,8 +44,8 @@ class SkillsView implements TabView<'skills'> {
   private readonly open: Record<string, boolean>;
   private readonly shown = new Map<string, number>();
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The list element that is the tab stop ("g:<category>", "f:<file>" or "more:<key>"). */
-  private focusKey: string | undefined;
+  /** The list's one tab stop, remembered as "g:<category>", "f:<file>" or "more:<key>". */
+  private readonly roving: RovingFocus;
   private renders = 0;
   /** A list arrived while the actions menu was open: it is rendered once the menu closes. */
   private pendingRender = false;
@@ -107,7 +73,7 @@ class SkillsView implements TabView<'skills'> {
         this.runSearch();
       } else if (event.key === 'ArrowDown') {
         event.preventDefault();
-        this.navigables()[0]?.focus();
+        this.roving.entries()[0]?.focus();
       }
     });
     const newSkill = el('button', { type: 'button', class: 'secondary' }, 'New Skill…');
@@ -115,8 +81,8 @@ class SkillsView implements TabView<'skills'> {
     const filters = el(
       'div',
       { class: 'skills-filters', role: 'group', 'aria-label': 'Filters' },
-      select('Scope', SCOPE_FILTERS, this.scope, (value) => this.setFilters({ scope: value })),
-      select('Health', HEALTH_FILTERS, this.health, (value) => this.setFilters({ health: value })),
+      filterSelect('Scope', SCOPE_FILTERS, this.scope, (value) => this.setFilters({ scope: value })),
+      filterSelect('Health', HEALTH_FILTERS, this.health, (value) => this.setFilters({ health: value })),
     );
     this.trustNotice = el('div', { class: 'notice warning', hidden: '' });
     this.catalogLine = el('div', { class: 'catalog-line muted', 'data-testid': 'catalog-line' });
@@ -124,7 +90,13 @@ class SkillsView implements TabView<'skills'> {
     this.body = el('div', { class: 'skills-body' });
     this.body.addEventListener('click', (event) => this.onClick(event));
     this.body.addEventListener('keydown', (event) => this.onKey(event));
-    this.body.addEventListener('focusin', (event) => this.onFocus(event));
+    this.roving = new RovingFocus(
+      this.body,
+      NAVIGABLE,
+      (node) => (node.classList.contains('skill-name') ? `f:${node.closest<HTMLElement>('.skill-row')?.dataset.file ?? ''}` : node.dataset.key),
+      (node) => node.closest('.skill-row')?.querySelector<HTMLElement>('.skill-menu-button'),
+      '.skill-menu-button',
+    );
     this.element = el(
       'div',
       { class: 'skills' },
@@ -151,22 +123,26 @@ class SkillsView implements TabView<'skills'> {
       this.save();
       // What matches may have changed (a skill created, renamed or deleted): ask again.
       if (this.query.trim() !== '' && !message.list.loading) this.send({ type: 'skills/search', query: this.query.trim() });
-      // Rebuilding the rows under an open menu would pull it away from the person using it.
-      if (this.menu.isOpen) this.pendingRender = true;
-      else this.render();
+      this.refresh();
       return;
     }
     if (message.query !== this.query.trim()) return;
     this.results = { query: message.query, files: message.files, tookMs: message.tookMs };
-    this.render();
+    this.refresh();
+  }
+
+  /** Renders what the host sent, unless the actions menu is open: rebuilding the rows would pull it away from the person using it. */
+  private refresh(): void {
+    if (this.menu.isOpen) this.pendingRender = true;
+    else this.render();
   }
 
   focus(target?: string): void {
-    if (target === 'search' || this.navigables().length === 0) {
+    if (target === 'search' || this.roving.entries().length === 0) {
       this.searchBox.focus();
       return;
     }
-    (this.current() ?? this.searchBox).focus();
+    (this.roving.current() ?? this.searchBox).focus();
   }
 
   private setList(list: SkillsList): void {
@@ -225,7 +201,7 @@ class SkillsView implements TabView<'skills'> {
     this.menu.close(false);
     this.renderHeader();
     this.body.replaceChildren(...this.renderBody());
-    this.rove(active !== undefined);
+    this.roving.restore(active !== undefined);
     if (onMenuOf !== undefined) {
       const row = [...this.body.querySelectorAll<HTMLElement>('.skill-row')].find((node) => node.dataset.file === onMenuOf);
       row?.querySelector<HTMLElement>('.skill-menu-button')?.focus();
@@ -337,44 +313,6 @@ class SkillsView implements TabView<'skills'> {
 
   // ------------------------------------------------------------------ keyboard and mouse
 
-  private navigables(): HTMLElement[] {
-    return [...this.body.querySelectorAll<HTMLElement>(NAVIGABLE)];
-  }
-
-  private keyOf(node: HTMLElement): string | undefined {
-    if (node.classList.contains('skill-name')) {
-      const file = node.closest<HTMLElement>('.skill-row')?.dataset.file;
-      return file === undefined ? undefined : `f:${file}`;
-    }
-    return node.dataset.key;
-  }
-
-  private current(): HTMLElement | undefined {
-    return this.navigables().find((node) => node.tabIndex === 0);
-  }
-
-  /** One tab stop in the list (roving tabindex); the actions button of that row is the next one. */
-  private rove(refocus: boolean): void {
-    const nodes = this.navigables();
-    const target = nodes.find((node) => this.keyOf(node) === this.focusKey) ?? nodes[0];
-    this.makeCurrent(target, nodes);
-    if (refocus) target?.focus();
-  }
-
-  private makeCurrent(target: HTMLElement | undefined, nodes = this.navigables()): void {
-    for (const node of nodes) node.tabIndex = node === target ? 0 : -1;
-    for (const button of this.body.querySelectorAll<HTMLElement>('.skill-menu-button')) button.tabIndex = -1;
-    if (!target) return;
-    this.focusKey = this.keyOf(target);
-    const menu = target.closest('.skill-row')?.querySelector<HTMLElement>('.skill-menu-button');
-    if (menu) menu.tabIndex = 0;
-  }
-
-  private onFocus(event: FocusEvent): void {
-    const node = event.target instanceof HTMLElement ? event.target.closest<HTMLElement>(NAVIGABLE) : null;
-    if (node && this.body.contains(node)) this.makeCurrent(node);
-  }
-
   private itemOf(node: Element): SkillListItem | undefined {
     const file = node.closest<HTMLElement>('.skill-row')?.dataset.file;
     return file === undefined ? undefined : this.byFile.get(file);
@@ -396,36 +334,28 @@ class SkillsView implements TabView<'skills'> {
   private toggleGroup(toggle: HTMLElement, open: boolean): void {
     const key = toggle.dataset.key ?? '';
     this.open[key.slice(2)] = open;
-    this.focusKey = key;
+    this.roving.key = key;
     this.save();
     this.render();
-    if (!this.body.contains(document.activeElement)) this.current()?.focus();
+    if (!this.body.contains(document.activeElement)) this.roving.current()?.focus();
   }
 
   private showMore(button: HTMLElement): void {
     const key = button.dataset.group ?? '';
     const before = this.shown.get(key) ?? PAGE;
     this.shown.set(key, before + PAGE);
-    this.focusKey = undefined;
+    this.roving.key = undefined;
     this.render();
     // Keep the keyboard where the new rows begin.
     const list = [...this.body.querySelectorAll<HTMLElement>('ul.skill-rows')].find((node) => node.dataset.list === key);
-    (list?.children[before]?.querySelector<HTMLElement>('.skill-name') ?? this.current())?.focus();
+    (list?.children[before]?.querySelector<HTMLElement>('.skill-name') ?? this.roving.current())?.focus();
   }
 
   private onKey(event: KeyboardEvent): void {
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (!target) return;
-    const nodes = this.navigables();
-    const index = nodes.indexOf(target);
+    if (this.roving.move(event)) return;
     const item = this.itemOf(target);
-    const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: nodes.length - 1 };
-    if (index >= 0 && moves[event.key] !== undefined) {
-      const next = nodes[Math.max(0, Math.min(nodes.length - 1, moves[event.key] as number))];
-      event.preventDefault();
-      next?.focus();
-      return;
-    }
     if (target.classList.contains('group-toggle') && (event.key === 'ArrowRight' || event.key === 'ArrowLeft')) {
       event.preventDefault();
       this.toggleGroup(target, event.key === 'ArrowRight');
@@ -450,16 +380,6 @@ class SkillsView implements TabView<'skills'> {
   }
 
   private openMenu(button: HTMLElement, item: SkillListItem): void {
-    const file = item.file;
-    const entries: MenuEntry[] = [
-      { label: 'Open', run: () => this.send({ type: 'skills/open', file }) },
-      { label: 'Open Preview', run: () => this.send({ type: 'skills/preview', file }) },
-      { label: 'Duplicate…', run: () => this.send({ type: 'skills/duplicate', file }) },
-      { label: 'Rename…', run: () => this.send({ type: 'skills/rename', file }) },
-      { label: item.disabled ? 'Enable' : 'Disable', run: () => this.send({ type: 'skills/setEnabled', file, enabled: item.disabled }) },
-      { label: 'Reveal in Explorer', run: () => this.send({ type: 'skills/reveal', file }) },
-      { label: 'Delete…', run: () => this.send({ type: 'skills/delete', file }), separated: true, danger: true },
-    ];
-    this.menu.open(button, `Actions for ${item.name}`, entries);
+    this.menu.open(button, `Actions for ${item.name}`, skillMenuEntries(item, this.send));
   }
 }

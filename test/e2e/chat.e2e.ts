@@ -6,7 +6,7 @@ import { ScriptedModelServer } from '../fakes/scriptedModelServer';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openWorkbench, resultsDir } from './workbench';
+import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 /** Answers the workbench's quick input (input box or pick list) the way a person types. */
 async function answerQuickInput(page: Page, text: string): Promise<void> {
@@ -93,6 +93,26 @@ describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripte
     const kept = await panel.locator('.msg.assistant').last().innerText();
     assert.ok(kept.length > 0 && kept.length < 'Roses and lines. '.length * 300, `kept ${kept.length} characters`);
     assert.equal(await stop.isVisible(), false);
+  });
+
+  it('shows a memory proposal from the agent in the Memory tab, and Accept writes MEMORY.md', async () => {
+    server.on({ user: 'remember that we deploy on Fridays' }, { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'memory', content: 'Deploys happen on Fridays, after the 14:00 freeze.' } }] });
+    server.on({ toolResult: { content: 'proposalId' } }, { text: 'I proposed that for your memory; accept it in the Memory tab.' });
+    const input = panel.getByRole('combobox', { name: 'Message' });
+    await input.fill('remember that we deploy on Fridays');
+    await input.press('Enter');
+    await panel.locator('.msg.assistant', { hasText: 'I proposed that' }).waitFor({ timeout: 30_000 });
+    const memoryFile = path.join(workspace, '.agents', 'memory', 'MEMORY.md');
+    assert.equal(fs.existsSync(memoryFile), false, 'a proposal writes nothing');
+    await openTab(panel, 'Memory');
+    const proposal = panel.locator('.proposal', { hasText: 'MEMORY.md' }).first();
+    await proposal.waitFor({ timeout: 30_000 });
+    assert.match(await proposal.innerText(), /\+.*Deploys happen on Fridays/);
+    await bench.page.screenshot({ path: path.join(resultsDir(), 'memory-proposal-dark.png') });
+    await proposal.getByRole('button', { name: 'Accept' }).click();
+    await until('MEMORY.md on disk', () => fs.existsSync(memoryFile) && /Deploys happen on Fridays/.test(fs.readFileSync(memoryFile, 'utf8')));
+    await proposal.waitFor({ state: 'detached', timeout: 30_000 });
+    await openTab(panel, 'Chat');
   });
 
   it('renders hostile model output inert: no script runs, no frame or handler survives', async () => {

@@ -118,8 +118,10 @@ describe('Save as Skill (code-server + Chromium, packaged .vsix)', () => {
     assert.match(saved, /^---\nname: rotate-nginx-logs\n/);
     assert.match(saved, /insecure permissions/);
     await toast(/Saved the skill "rotate-nginx-logs"/).waitFor({ timeout: 15_000 });
-    // The saved file is what the editor shows now.
+    // The saved file is what the editor shows now; the draft and its preview are closed, without a prompt.
     await page.getByRole('tab', { name: /^SKILL\.md/ }).first().waitFor();
+    await until('the draft closed', async () => (await page.getByRole('tab', { name: /Untitled-1/ }).count()) === 0);
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
 
     panel = await openPanel(page);
     await openTab(panel, 'Skills');

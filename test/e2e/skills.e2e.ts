@@ -49,7 +49,7 @@ function syntheticList(count: number): SkillsList {
     const category = `area-${i % 20}${i % 7 === 0 ? '/sub' : ''}`;
     const name = `${word()}-${word()}-${i}`;
     skills.push({
-      file: `/home/user/.agents/skills/${category}/${name}/SKILL.md`,
+      file: `/synthetic/home/.agents/skills/${category}/${name}/SKILL.md`,
       name,
       description: `Helps ${word()} the ${word()} ${word()} with careful checks of every ${word()} and ${word()}. Use when the user asks to ${word()} a ${word()}.`,
       category,
@@ -59,7 +59,7 @@ function syntheticList(count: number): SkillsList {
       version: '1.0.0',
       errors: i % 17 === 0 ? 1 : 0,
       warnings: i % 5 === 0 ? 2 : 0,
-      ...(i % 50 === 0 ? { shadowedBy: `/project/.agents/skills/${name}/SKILL.md` } : {}),
+      ...(i % 50 === 0 ? { shadowedBy: `/synthetic/project/.agents/skills/${name}/SKILL.md` } : {}),
       platformHidden: false,
       disabled: i % 41 === 0,
       ...(i % 4 === 0 ? { usage: { lastUsed: '2025-01-01T00:00:00.000Z', runs: i % 9, views: i % 13 } } : {}),
@@ -235,22 +235,12 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
       const started = Date.now();
       await page.keyboard.press('Enter');
       const writtenMs = await until('SKILL.md on disk', () => fs.existsSync(file) && Date.now() - started, 10_000);
-      const seen: string[] = [];
-      for (let i = 0; i < 80; i++) {
-        const state = await panel.evaluate(() => {
-          const browser = globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null; textContent: string | null } | null } };
-          return `${browser.document.querySelector('.skills-body')?.getAttribute('data-renders')} ${browser.document.querySelector('[data-testid="skills-count"]')?.textContent}`;
-        });
-        if (seen[seen.length - 1]?.endsWith(state) !== true) seen.push(`${Date.now() - started}ms ${state}`);
-        if (state.includes('6 skills')) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      console.log(`      renders after the answer: ${seen.join(' | ')}`);
       const created = panel.getByRole('list', { name: 'Skills in tools' }).getByRole('button', { name: 'tidy-imports', exact: true });
       await created.waitFor({ timeout: 10_000 });
       const listedMs = Date.now() - started;
       console.log(`      new skill written ${writtenMs} ms and listed ${listedMs} ms after the last answer`);
-      assert.ok(listedMs < 5_000, `listed after ${listedMs} ms`);
+      // The list is sent before the editor opening the new SKILL.md keeps the workbench busy.
+      assert.ok(listedMs < 1_000, `listed after ${listedMs} ms`);
       assert.match(fs.readFileSync(file, 'utf8'), /^---\nname: tidy-imports\ndescription: "Sorts and groups import lines\. Use when the user asks to tidy imports\."\n/);
       await page.locator('.tab', { hasText: 'SKILL.md' }).first().waitFor();
       assert.match(await count().innerText(), /^6 skills in 6 categories\.$/);
@@ -285,6 +275,12 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
       await bench.page.locator('.tab.active', { hasText: 'SKILL.md' }).waitFor();
       const crumbs = await bench.page.locator('.breadcrumbs-control').first().innerText();
       assert.match(crumbs.replace(/\s+/g, ' '), /docs.*write-changelog-entry.*SKILL\.md/);
+    });
+
+    it('opens the skill preview beside the editor from the actions menu', async () => {
+      await rowOf('prepare-release').getByRole('button', { name: 'Actions for prepare-release' }).click();
+      await panel.getByRole('menu', { name: 'Actions for prepare-release' }).getByRole('menuitem', { name: 'Open Preview' }).click();
+      await bench.page.locator('.tab', { hasText: 'Preview prepare-release' }).first().waitFor({ timeout: 30_000 });
     });
 
     it('renders 612 and 10,000 skills quickly', async function () {

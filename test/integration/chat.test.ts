@@ -28,7 +28,11 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     return until(`the turn for "${text}" to end`, () => turnsDone() > before && last('turn'));
   };
 
+  let original: { baseUrl?: string; model?: string } = {};
+
   before(async () => {
+    // Other suites read the runner's model settings: put them back afterwards.
+    original = { baseUrl: config().inspect<string>('model.baseUrl')?.globalValue, model: config().inspect<string>('model.name')?.globalValue };
     const extension = vscode.extensions.getExtension<SkillwrightApi>('skillwright.skillwright');
     assert.ok(extension);
     api = await extension.activate();
@@ -40,8 +44,8 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
 
   after(async () => {
     await api.chat.newChat();
-    await config().update('model.baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await config().update('model.name', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('model.baseUrl', original.baseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('model.name', original.model, vscode.ConfigurationTarget.Global);
     await server.close();
   });
 

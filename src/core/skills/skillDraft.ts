@@ -34,6 +34,9 @@ const FILLER_WORDS = new Set(['hi', 'hello', 'hey', 'ok', 'okay', 'pls', 'kindly
 const LEADING_FILLER = /^(?:(?:hi|hello|hey|ok|okay|so)\b[\s,!.]*|(?:please|pls|kindly)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i\s+(?:need|want|would like)\s+(?:you\s+)?to\s+|help\s+me\s+(?:to\s+)?|let'?s\s+)/i;
 const SUPPORT_PATH = /(?:^|[^\w./-])(?:references|scripts|templates|assets)\//;
 
+/** The placeholder pitfall of a session without failures; a merge into an existing skill skips it. */
+export const NO_PITFALLS = 'None came up in the session this was drafted from; add the ones you know of.';
+
 /** The first sentence of a request, greetings and "please"/"can you" dropped, Markdown flattened. */
 export function requestGist(text: string): string {
   const flat = text
@@ -222,7 +225,7 @@ function pitfalls(facts: TranscriptFacts): string[] {
   });
   const more = facts.errors.length - Math.min(facts.errors.length, MAX_PITFALLS) + facts.omitted.errors;
   if (more > 0) lines.push(`- ${more} more failures are not listed.`);
-  if (lines.length === 0) lines.push('- None came up in the session this was drafted from; add the ones you know of.');
+  if (lines.length === 0) lines.push(`- ${NO_PITFALLS}`);
   return lines;
 }
 

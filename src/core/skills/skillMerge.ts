@@ -1,4 +1,5 @@
 import { searchTerms } from './searchText';
+import { NO_PITFALLS } from './skillDraft';
 
 /**
  * Folds a draft's new points into an existing SKILL.md: the items of the draft's When to use,
@@ -85,7 +86,8 @@ function draftSections(draft: string): Map<DraftSection, string[]> {
     const key = sectionOf(heading.text);
     if (!key || sections.has(key)) return;
     const end = headings[i + 1]?.line ?? lines.length;
-    sections.set(key, itemsOf(lines.slice(heading.line + 1, end)));
+    // The draft's "nothing came up" placeholder says nothing to an existing skill.
+    sections.set(key, itemsOf(lines.slice(heading.line + 1, end)).filter((item) => item.trim() !== NO_PITFALLS));
   });
   return sections;
 }

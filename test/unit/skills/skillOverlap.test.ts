@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { corpusDir, loadCorpusRecords } from '../../../bench/benchRetrieval';
 import { draftSkill } from '../../../src/core/skills/skillDraft';
 import { transcriptFacts } from '../../../src/core/skills/skillDraftFacts';
+import { NO_PITFALLS } from '../../../src/core/skills/skillDraft';
 import { mergeDraftIntoSkill } from '../../../src/core/skills/skillMerge';
 import { findSkillOverlaps, OVERLAP_THRESHOLD, proposeSkillPatch, skillOverlapOffer } from '../../../src/core/skills/skillOverlap';
 import { SkillSearch } from '../../../src/core/skills/skillSearch';
@@ -92,6 +93,16 @@ describe('skill overlap on the real corpus', function () {
     assert.equal(offer.diff.removed, 0);
     assert.ok(offer.diff.added > 3);
     assert.deepEqual(mergeDraftIntoSkill(offer.text, draft.text).added, [], 'patching twice adds nothing');
+  });
+});
+
+describe('mergeDraftIntoSkill: placeholders', () => {
+  it('does not copy the draft\'s "no pitfalls came up" placeholder into an existing skill', () => {
+    const existing = '---\nname: release\ndescription: Cuts a release. Use when asked for a release.\n---\n\n# Release\n\n## Steps\n1. Tag.\n';
+    const draft = `---\nname: cut-release\ndescription: Cuts a release.\n---\n\n## Steps\n1. Push the tag.\n\n## Pitfalls\n- ${NO_PITFALLS}\n`;
+    const merged = mergeDraftIntoSkill(existing, draft);
+    assert.doesNotMatch(merged.text, /None came up in the session/);
+    assert.ok(merged.added.every((a) => a.section !== 'pitfalls'));
   });
 });
 

@@ -1,0 +1,66 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { until } from '../harness/until';
+import type { Workbench } from './workbench';
+import { openWorkbench, resultsDir } from './workbench';
+
+/** The lint as a person meets it: a squiggle, a Problems entry, and a quick fix from Ctrl+. */
+describe('SKILL.md problems and quick fixes in the workbench', () => {
+  let workspace: string;
+  let bench: Workbench;
+  let skillFile: string;
+
+  before(async () => {
+    workspace = makeSampleWorkspace('problems');
+    const folder = path.join(workspace, '.agents', 'skills', 'docs', 'tidy-headings');
+    fs.mkdirSync(folder, { recursive: true });
+    skillFile = path.join(folder, 'SKILL.md');
+    fs.writeFileSync(
+      skillFile,
+      '---\nname: neat-headings\ndescription: Makes Markdown headings consistent. Use when a document mixes heading styles.\n---\n\n# Tidy headings\n\n1. Find the headings.\n2. Make them consistent.\n',
+    );
+    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+  });
+
+  after(async () => {
+    await bench?.close();
+    if (workspace) removeWorkspace(workspace);
+  });
+
+  it('lists the finding in Problems and fixes it with the quick fix', async () => {
+    const page = bench.page;
+    await page.keyboard.press('Control+P');
+    const quickOpen = page.locator('.quick-input-widget input.input');
+    await quickOpen.waitFor({ state: 'visible' });
+    await quickOpen.fill('tidy-headings/SKILL.md');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    await page.keyboard.press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.waitFor();
+
+    await page.keyboard.press('Control+Shift+M');
+    const problems = page.locator('.markers-panel');
+    const entry = await until('the SW203 entry in Problems', async () => {
+      const text = (await problems.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+      return /differs from its folder "tidy-headings"/.test(text) && text;
+    }, 60_000);
+    assert.match(entry, /SW203/);
+    await page.screenshot({ path: path.join(resultsDir(), 'problems-dark.png') });
+
+    // Put the cursor on the name line and ask for quick fixes.
+    await page.locator('.editor-instance .view-line', { hasText: 'name: neat-headings' }).first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Control+.');
+
+    const fix = page.locator('.action-widget .action-label, .action-widget .monaco-list-row', { hasText: 'Change name to the folder name' }).first();
+    await fix.waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(resultsDir(), 'problems-quickfix-dark.png') });
+    // The preferred fix is selected; Enter applies it, as a keyboard user would.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+S');
+    await until('the fixed name on disk', () => /\nname: tidy-headings\n/.test(fs.readFileSync(skillFile, 'utf8')));
+    await until('Problems to clear', async () => !/differs from its folder/.test(await problems.innerText().catch(() => '')), 30_000);
+  });
+});
