@@ -80,6 +80,19 @@ describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripte
     await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-dark.png') });
   });
 
+  it('completes a skill name after "/" from the keyboard', async () => {
+    const input = panel.getByRole('combobox', { name: 'Message' });
+    await input.fill('');
+    await input.pressSequentially('/write-ch');
+    const options = panel.getByRole('listbox', { name: 'Skills' });
+    await options.getByRole('option', { name: /\/write-changelog-entry/ }).waitFor();
+    assert.equal(await input.getAttribute('aria-expanded'), 'true');
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '/write-changelog-entry ');
+    assert.equal(await options.isVisible(), false);
+    await input.fill('');
+  });
+
   it('stops a streaming reply and keeps what had arrived', async () => {
     server.on({ user: 'write a very long poem' }, { text: 'Roses and lines. '.repeat(300), chunkDelayMs: 60, chunkSize: 17 });
     const input = panel.getByRole('combobox', { name: 'Message' });

@@ -76,6 +76,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
   describe('Restricted Mode, light theme', () => {
     let workspace: string;
     let bench: Workbench;
+    let panel: Frame;
 
     before(async () => {
       workspace = makeSampleWorkspace('untrusted');
@@ -93,7 +94,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
     });
 
     it('says the folder is in Restricted Mode', async () => {
-      const panel = await openPanel(bench.page);
+      panel = await openPanel(bench.page);
       await openTab(panel, 'Status');
       await panel.getByTestId('trust-state').waitFor();
       assert.match(await panel.getByTestId('trust-state').innerText(), /Restricted Mode/);
@@ -107,10 +108,20 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       await bench.page.waitForTimeout(600);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-restricted-light.png') });
     });
+
+    it('the Chat tab says what Restricted Mode holds back', async () => {
+      await openTab(panel, 'Chat');
+      await panel.getByRole('region', { name: 'Set up a model' }).waitFor();
+      assert.match(await panel.locator('.chat-header').innerText(), /Restricted Mode: the agent can read but not change or run anything/);
+      await bench.page.mouse.move(700, 450);
+      await bench.page.waitForTimeout(400);
+      await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-restricted-light.png') });
+    });
   });
 
   describe('a window with no folder', () => {
     let bench: Workbench;
+    let panel: Frame;
 
     before(async () => {
       bench = await openWorkbench({ userSettings: { 'workbench.colorTheme': 'Default High Contrast' } });
@@ -121,13 +132,28 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
     });
 
     it('asks to open a folder and still lists the user skill folders', async () => {
-      const panel = await openPanel(bench.page);
+      panel = await openPanel(bench.page);
       await openTab(panel, 'Status');
       assert.match(await panel.getByTestId('workspace-none').innerText(), /No folder is open/);
       const roots = await panel.getByRole('list', { name: 'Skill folders' }).innerText();
       assert.match(roots, /~\/\.agents\/skills/);
       assert.doesNotMatch(roots, /^\.github\/skills/m);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-no-folder-hc.png') });
+    });
+
+    it('the Chat tab offers model set-up with every preset, reachable by keyboard', async () => {
+      await openTab(panel, 'Chat');
+      const setup = panel.getByRole('region', { name: 'Set up a model' });
+      await setup.waitFor();
+      const presets = await setup.getByRole('button').allInnerTexts();
+      assert.deepEqual(presets, ['OpenAI', 'Azure OpenAI', 'OpenRouter', 'Ollama (local)', 'LM Studio (local)', 'Custom OpenAI-compatible endpoint']);
+      await panel.getByRole('tab', { name: 'Chat', exact: true }).focus();
+      await bench.page.keyboard.press('ArrowRight');
+      assert.equal(await panel.getByRole('tab', { name: 'Skills', exact: true }).getAttribute('aria-selected'), 'true', 'arrow keys move between tabs');
+      await bench.page.keyboard.press('ArrowLeft');
+      await bench.page.mouse.move(700, 450);
+      await bench.page.waitForTimeout(400);
+      await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-setup-hc.png') });
     });
   });
 });

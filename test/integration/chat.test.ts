@@ -152,6 +152,27 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     assert.equal(server.chatRequests.length, requests, `nothing was sent for an unknown skill: ${JSON.stringify(server.chatRequests.at(-1)?.messages.at(-1)).slice(0, 300)}`);
   });
 
+  it('Retry sends the last message again, and Edit Last replaces it in what the model sees', async () => {
+    server.on({ user: 'count the files' }, faults.unauthorized());
+    const failed = await send('count the files');
+    assert.equal(failed.reason, 'error');
+    server.on({ user: 'count the files' }, { text: 'There are 12 files.' });
+    const before = turnsDone();
+    api.panel.receive({ type: 'chat/retry' });
+    await until('the retried turn', () => turnsDone() > before && last('turn')?.reason === 'stop');
+    assert.equal(last('user')?.text, 'count the files');
+
+    server.on({ user: 'count the folders' }, { text: 'There are 3 folders.' });
+    const edited = turnsDone();
+    api.panel.receive({ type: 'chat/editLast', text: 'count the folders' });
+    await until('the edited turn', () => turnsDone() > edited - 1 && last('assistant')?.text === 'There are 3 folders.');
+    const sent = server.chatRequests.at(-1)?.messages ?? [];
+    const users = sent.filter((m) => m.role === 'user').map((m) => String(m.content));
+    assert.ok(users.some((u) => u.startsWith('count the folders')));
+    assert.equal(users.filter((u) => u.startsWith('count the files')).length, 1, 'the replaced message is gone; the failed first try stays');
+    assert.equal(items().filter((i) => i.kind === 'user' && i.text === 'count the files').length, 1);
+  });
+
   it('resumes a session from its log with the same prompt, and New Chat starts fresh', async () => {
     const id = api.chat.currentSessionId;
     assert.ok(id);
