@@ -13,6 +13,7 @@ export const COMMANDS = {
   openSkillPreview: 'skillwright.openSkillPreview',
   openMemory: 'skillwright.openMemory',
   newChat: 'skillwright.newChat',
+  runSkill: 'skillwright.runSkill',
   stop: 'skillwright.stop',
   manageApprovals: 'skillwright.manageApprovals',
   searchSessions: 'skillwright.searchSessions',

@@ -4,6 +4,7 @@ import type { CommandId } from '../core/contributions';
 import { COMMANDS, OUTPUT_CHANNEL_NAME, SETTINGS, VIEWS } from '../core/contributions';
 import { DisposableStore } from '../core/disposableStore';
 import { describeError } from '../core/logger';
+import { describeEntry } from '../core/agent/approvals';
 import { autoApproveSettings, createApprovalPolicy, manageApprovals } from './approvalStore';
 import { ChatController } from './chatController';
 import { resolveSummaryModel } from './chatModelResolver';
@@ -20,6 +21,7 @@ import { SessionService } from './sessionService';
 import { SkillCodeActions } from './skillCodeActions';
 import { SkillDiagnostics } from './skillDiagnostics';
 import { SkillPreviewPanel } from './skillPreviewPanel';
+import { SkillPicker } from './skillPicker';
 import { SkillService } from './skillService';
 import { isNewSkillArgs } from './newSkillWizard';
 import { SkillActions } from './skillActions';
@@ -96,10 +98,16 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const models = new ModelSetup(context.secrets, logger);
   const sessions = store.add(new SessionService(context.globalStorageUri.fsPath, context.asAbsolutePath('dist'), logger));
   const policy = createApprovalPolicy(context.workspaceState, logger);
+  status.setApprovals(() => {
+    const auto = autoApproveSettings();
+    return { always: policy.allowlist().map(describeEntry), autoEdits: auto.edits === true, autoCommands: auto.commands === true };
+  });
   const chat = store.add(
     new ChatController({ panel, skills, memory, sessions, models, policy, logger, summaryModel: () => resolveSummaryModel(models, logger) }),
   );
   panel.setArea('chat', chat);
+  // A finished turn may have added an "always" grant the status page lists.
+  store.add(chat.onDidChangeSession(() => panel.refresh()));
   const history = store.add(new HistoryController(sessions, chat, panel, logger));
   panel.setArea('history', history);
   const skillActions = new SkillActions(skills, context.asAbsolutePath('skills-templates'), logger);
@@ -124,6 +132,19 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     [COMMANDS.searchSessions]: () => panel.showTab('history', 'search'),
     [COMMANDS.newSkillFromTemplate]: (args?: unknown) => skillActions.newFromTemplate(isNewSkillArgs(args) ? args : undefined),
     [COMMANDS.openSkill]: (args?: unknown) => skillActions.openSkill(isOpenSkillArgs(args) ? args : undefined),
+    [COMMANDS.runSkill]: async (args?: unknown) => {
+      const given = isRunSkillArgs(args) ? args : undefined;
+      const run = async (name: string, request?: string) => {
+        await panel.showTab('chat', 'input');
+        await chat.runSkill(name, request ?? (await vscode.window.showInputBox({ title: `Run skill ${name}`, prompt: 'What should it do? (optional)', ignoreFocusOut: true })) ?? '');
+        return name;
+      };
+      if (given) return run(given.name, given.request ?? '');
+      return new SkillPicker(skills, async (file) => {
+        const record = skills.skillIndex.all().find((r) => r.file === file);
+        return record ? run(record.name) : undefined;
+      }, 'Run Skill').run();
+    },
     [COMMANDS.manageApprovals]: () => manageApprovals(policy),
     [COMMANDS.saveAsSkill]: (args?: unknown) => saveAsSkill.fromSession(isSaveAsSkillArgs(args) ? args : undefined),
     [COMMANDS.saveSelectionAsSkill]: (args?: unknown) => saveAsSkill.fromSelection(isSaveAsSkillArgs(args) ? args : undefined),
@@ -206,6 +227,13 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     await skills.flush();
     await sessions.flush(logger);
   } };
+}
+
+/** `{ name, request? }` from scripts and tests; anything else means "pick a skill". */
+function isRunSkillArgs(value: unknown): value is { name: string; request?: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record['name'] === 'string' && (record['request'] === undefined || typeof record['request'] === 'string');
 }
 
 /** Arguments from scripts and tests; anything else (e.g. a URI from a menu) means "ask". */

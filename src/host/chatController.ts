@@ -150,6 +150,17 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     this.deps.panel.post({ type: 'chat/skillNames', skills });
   }
 
+  /** Forgets every "always" and session grant (tests; the person uses Manage Approvals…). */
+  async clearApprovals(): Promise<void> {
+    this.deps.policy.clearSession();
+    await this.deps.policy.clearAllowlist();
+  }
+
+  /** "Run Skill…": an explicit `/name` turn, as if typed in the chat. */
+  async runSkill(name: string, request = ''): Promise<void> {
+    await this.send(`/${name}${request.trim() ? ` ${request.trim()}` : ''}`);
+  }
+
   /** Stops the running turn: the HTTP request is aborted, commands are killed, questions are withdrawn. */
   stop(): void {
     this.abort?.abort();

@@ -162,12 +162,16 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       case 'model/test':
         await vscode.commands.executeCommand(COMMANDS.testConnection);
         return;
+      case 'approvals/manage':
+        await vscode.commands.executeCommand(COMMANDS.manageApprovals);
+        await this.pushStatus();
+        return;
       default:
         return this.route(message);
     }
   }
 
-  private route(message: Exclude<WebviewToHost, { type: `${'panel' | 'status' | 'logs' | 'settings' | 'model' | 'workspace'}/${string}` }>): Promise<void> {
+  private route(message: Exclude<WebviewToHost, { type: `${'panel' | 'status' | 'logs' | 'settings' | 'model' | 'workspace' | 'approvals'}/${string}` }>): Promise<void> {
     if (isAreaMessage(message, 'chat')) return this.areaOrFail('chat').handle(message);
     if (isAreaMessage(message, 'skills')) return this.areaOrFail('skills').handle(message);
     if (isAreaMessage(message, 'memory')) return this.areaOrFail('memory').handle(message);

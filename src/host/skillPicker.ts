@@ -40,6 +40,7 @@ export class SkillPicker {
   constructor(
     private readonly skills: SkillService,
     private readonly open: (file: string) => Promise<string | undefined>,
+    private readonly title = 'Open Skill',
   ) {}
 
   async run(args: OpenSkillArgs = {}): Promise<string | undefined> {
@@ -59,7 +60,7 @@ export class SkillPicker {
     const byFile = new Map(records.map((record) => [record.file, record]));
     const all = records.map((record) => item(record, false));
     const pick = vscode.window.createQuickPick<SkillItem>();
-    pick.title = 'Open Skill';
+    pick.title = this.title;
     pick.placeholder = `Search ${records.length.toLocaleString('en-US')} skills by name, description or use`;
     pick.matchOnDescription = true;
     pick.matchOnDetail = true;

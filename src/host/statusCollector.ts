@@ -11,11 +11,18 @@ import type { SkillService } from './skillService';
 
 /** Gathers what the status page shows, from VS Code's state and the file system. */
 export class StatusCollector {
+  private approvals: (() => NonNullable<PanelStatus['approvals']>) | undefined;
+
   constructor(
     private readonly extensionVersion: string,
     private readonly logger: Logger,
     private readonly skills?: SkillService,
   ) {}
+
+  /** Where the approval grants come from (set once the policy exists). */
+  setApprovals(source: () => NonNullable<PanelStatus['approvals']>): void {
+    this.approvals = source;
+  }
 
   async collect(): Promise<PanelStatus> {
     const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
@@ -55,6 +62,7 @@ export class StatusCollector {
       skillRoots,
       model,
       ...(summary ? { skills: summary } : {}),
+      ...(this.approvals ? { approvals: this.approvals() } : {}),
     };
   }
 

@@ -59,6 +59,8 @@ const panelStatus = z.object({
   model: z.object({ configured: z.boolean(), baseUrl: str, model: str, provider: z.optional(str), advice: str }),
   /** Absent while the skill index is still loading. */
   skills: z.optional(skillsSummary),
+  /** What the agent may do without asking: "always" grants of this workspace and the user-level switches. */
+  approvals: z.optional(z.object({ always: z.array(str), autoEdits: z.boolean(), autoCommands: z.boolean() })),
 });
 export type PanelStatus = z.infer<typeof panelStatus>;
 
@@ -252,6 +254,7 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings/open'), query: z.optional(z.string().check(z.maxLength(200))) }),
   z.object({ type: z.literal('model/configure'), preset: z.optional(z.string().check(z.maxLength(100))) }),
   z.object({ type: z.literal('model/test') }),
+  z.object({ type: z.literal('approvals/manage') }),
   z.object({ type: z.literal('workspace/trust') }),
 
   z.object({ type: z.literal('chat/send'), text: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
@@ -269,6 +272,7 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skills/search'), query: z.string().check(z.maxLength(1_000)) }),
   z.object({ type: z.literal('skills/open'), file: str }),
   z.object({ type: z.literal('skills/preview'), file: str }),
+  z.object({ type: z.literal('skills/run'), file: str }),
   z.object({ type: z.literal('skills/new') }),
   z.object({ type: z.literal('skills/duplicate'), file: str }),
   z.object({ type: z.literal('skills/rename'), file: str }),

@@ -68,6 +68,7 @@ export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
   return [
     { label: 'Open', run: () => send({ type: 'skills/open', file }) },
     { label: 'Open Preview', run: () => send({ type: 'skills/preview', file }) },
+    ...(item.disabled || item.shadowedBy || item.platformHidden ? [] : [{ label: 'Run in Chat…', run: () => send({ type: 'skills/run', file }) }]),
     { label: 'Duplicate…', run: () => send({ type: 'skills/duplicate', file }) },
     { label: 'Rename…', run: () => send({ type: 'skills/rename', file }) },
     { label: item.disabled ? 'Enable' : 'Disable', run: () => send({ type: 'skills/setEnabled', file, enabled: item.disabled }) },

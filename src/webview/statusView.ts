@@ -114,6 +114,23 @@ function modelSection(status: PanelStatus, send: Send): HTMLElement {
   return section('Model', 'model-title', summary, provider, action);
 }
 
+function approvalsSection(status: PanelStatus, send: Send): HTMLElement | undefined {
+  const approvals = status.approvals;
+  if (!approvals) return undefined;
+  const switches = [approvals.autoEdits ? 'edits' : '', approvals.autoCommands ? 'commands' : ''].filter(Boolean);
+  const auto = el(
+    'p',
+    { 'data-testid': 'auto-approve' },
+    switches.length > 0 ? `Auto-approved by your user settings: ${switches.join(' and ')}.` : 'Edits, writes and commands ask first (reads never ask).',
+  );
+  const list =
+    approvals.always.length > 0
+      ? el('ul', { 'aria-label': 'Always allowed in this workspace' }, ...approvals.always.map((entry) => el('li', {}, entry)))
+      : el('p', { class: 'muted' }, 'Nothing is always allowed in this workspace.');
+  const manage = approvals.always.length > 0 ? el('p', { class: 'actions' }, button('Manage Approvals…', () => send({ type: 'approvals/manage' }))) : undefined;
+  return section('Approvals', 'approvals-title', auto, list, manage);
+}
+
 /** Renders the status page; pure function of the snapshot plus a sender for the buttons. */
 export function renderStatus(root: HTMLElement, status: PanelStatus, send: Send): void {
   const header = el(
@@ -136,6 +153,7 @@ export function renderStatus(root: HTMLElement, status: PanelStatus, send: Send)
     trustSection(status),
     rootsSection(status),
     modelSection(status, send),
+    ...(status.approvals ? [approvalsSection(status, send) as HTMLElement] : []),
   );
   root.setAttribute('aria-busy', 'false');
 }

@@ -118,6 +118,33 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     fs.rmSync(path.dirname(target), { recursive: true, force: true });
   });
 
+  it('"Always here" grants a command for this workspace: listed on the status page, not asked again', async () => {
+    server.on({ user: 'print the greeting' }, { toolCalls: [{ name: 'run_command', arguments: { command: 'echo hello-always', cwd: 'sample' } }] });
+    server.on({ toolResult: { content: 'hello-always' } }, { text: 'Printed.' });
+    const before = turnsDone();
+    api.panel.receive({ type: 'chat/send', text: 'print the greeting' });
+    const ask = await until('the command approval', () => {
+      const item = last('approval');
+      return item?.state === 'pending' && item.detail === 'echo hello-always' && item;
+    });
+    api.panel.receive({ type: 'chat/approve', id: ask.id, answer: 'allow_always' });
+    await until('the turn to end', () => turnsDone() > before);
+    assert.equal(last('tool')?.state, 'done');
+    const status = await api.status.collect();
+    assert.ok(status.approvals?.always.some((entry) => /echo/.test(entry)), JSON.stringify(status.approvals));
+
+    server.on({ user: 'print it again' }, { toolCalls: [{ name: 'run_command', arguments: { command: 'echo hello-always', cwd: 'sample' } }] });
+    server.on({ toolResult: { content: 'hello-always' } }, { text: 'Printed again.' });
+    const approvals = items().filter((i) => i.kind === 'approval').length;
+    const again = turnsDone();
+    api.panel.receive({ type: 'chat/send', text: 'print it again' });
+    await until('the second turn', () => turnsDone() > again);
+    assert.equal(items().filter((i) => i.kind === 'approval').length, approvals, 'not asked again');
+    assert.equal(last('tool')?.state, 'done');
+    await api.chat.clearApprovals();
+    assert.deepEqual((await api.status.collect()).approvals?.always, []);
+  });
+
   it('Stop mid-stream keeps the partial reply and ends the turn as stopped', async () => {
     server.on({ user: 'tell a long story' }, { text: 'Once upon a time '.repeat(200), chunkDelayMs: 40, chunkSize: 20 });
     const before = turnsDone();
@@ -150,6 +177,15 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     api.panel.receive({ type: 'chat/send', text: '/no-such-skill please' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(server.chatRequests.length, requests, `nothing was sent for an unknown skill: ${JSON.stringify(server.chatRequests.at(-1)?.messages.at(-1)).slice(0, 300)}`);
+  });
+
+  it('"Run Skill…" with arguments starts an explicit skill turn in the chat', async () => {
+    server.on({ user: 'Use the skill "count-files"' }, { text: 'Counting with count-files.' });
+    const before = turnsDone();
+    await vscode.commands.executeCommand('skillwright.runSkill', { name: 'count-files', request: 'in the docs folder' });
+    await until('the skill turn', () => turnsDone() > before);
+    assert.equal(last('user')?.text, '/count-files in the docs folder');
+    assert.match(String(server.chatRequests.at(-1)?.messages.at(-1)?.content ?? ''), /^Use the skill "count-files": load it with skill_view first[\s\S]*in the docs folder/);
   });
 
   it('Retry sends the last message again, and Edit Last replaces it in what the model sees', async () => {
