@@ -362,6 +362,8 @@ const skillPreview = z.object({
   findings: z.array(previewFinding),
   /** The exact line the model sees in the catalog, or why it sees none. */
   catalogLine: str,
+  /** True when catalogLine is the catalog's text; false when it explains why the skill is not listed. */
+  catalogListed: z.boolean(),
   workflow: z.optional(z.array(workflowStep)),
 });
 export type SkillPreview = z.infer<typeof skillPreview>;

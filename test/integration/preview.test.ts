@@ -42,6 +42,7 @@ describe('SKILL.md preview in a real VS Code', () => {
     assert.deepEqual(preview.card.permissions, ['process:python3']);
     assert.ok(preview.files.some((entry) => entry.path === 'scripts/run.py' && entry.exists));
     assert.match(preview.catalogLine, /^- count-files: Counts the entries/);
+    assert.equal(preview.catalogListed, true);
     assert.ok(parseHostPreviewMessage({ type: 'preview/update', preview }).ok, 'the model passes the protocol check');
 
     const html = api.preview.html ?? '';

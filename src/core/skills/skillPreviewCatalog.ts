@@ -33,33 +33,36 @@ export function catalogName(name: string, folderName: string): string {
  * index); the line itself is rebuilt from the buffer, so it follows typing: a shortened description
  * is shortened the same way the catalog shortened the saved one.
  */
-export function previewCatalogLine(input: CatalogLineInput): string {
+/** The catalog line and whether it is one (`listed`) or the reason there is none. */
+export function previewCatalogEntry(input: CatalogLineInput): { readonly listed: boolean; readonly text: string } {
+  const reason = (text: string) => ({ listed: false, text });
+  const listed = (text: string) => ({ listed: true, text });
   const record = input.records.find((candidate) => candidate.file === input.file);
   if (!record) {
-    return (
+    return reason(
       input.notIndexedReason ??
-      'Not in the catalog: Skillwright does not index this file. It reads skills from .agents/skills (also .github/skills and .claude/skills) in each workspace folder and from ~/.agents/skills; add other folders with the skillwright.skills.extraRoots setting.'
+        'Not in the catalog: Skillwright does not index this file. It reads skills from .agents/skills (also .github/skills and .claude/skills) in each workspace folder and from ~/.agents/skills; add other folders with the skillwright.skills.extraRoots setting.',
     );
   }
-  if (record.disabled) return `Not in the catalog: "${record.name}" is disabled in the skillwright.skills.disabled setting.`;
+  if (record.disabled) return reason(`Not in the catalog: "${record.name}" is disabled in the skillwright.skills.disabled setting.`);
   if (record.shadowedBy) {
     const why = record.shadowReason ? ` (${record.shadowReason})` : '';
-    return `Not in the catalog: shadowed by ${record.shadowedBy}${why}. Rename one of the two to offer both.`;
+    return reason(`Not in the catalog: shadowed by ${record.shadowedBy}${why}. Rename one of the two to offer both.`);
   }
   if (record.platformHidden) {
-    return `Not in the catalog: its platforms (${record.platforms.join(', ')}) exclude this machine (${input.platform}).`;
+    return reason(`Not in the catalog: its platforms (${record.platforms.join(', ')}) exclude this machine (${input.platform}).`);
   }
   const catalog = input.catalog;
-  if (!catalog) return 'The catalog is still being built; this line appears once the skill index has loaded.';
+  if (!catalog) return reason('The catalog is still being built; this line appears once the skill index has loaded.');
   const listedName = oneLine(record.name) || oneLine(record.folderName) || '(unnamed)';
   if (catalog.omitted.includes(listedName)) {
-    return `Not in the catalog: left out to keep the catalog within its budget of ${catalog.budgetTokens.toLocaleString('en-US')} tokens (setting skillwright.catalog.budgetTokens). The model can still find it with skills_list.`;
+    return reason(`Not in the catalog: left out to keep the catalog within its budget of ${catalog.budgetTokens.toLocaleString('en-US')} tokens (setting skillwright.catalog.budgetTokens). The model can still find it with skills_list.`);
   }
   const lines = catalog.text.split('\n');
   if (catalog.namesOnly.includes(listedName)) {
     const header = `### ${oneLine(record.category) || TOP_LEVEL_CATEGORY_LABEL} (names only)`;
     const at = lines.indexOf(header);
-    if (at >= 0 && lines[at + 1] !== undefined) return `${header}\n${lines[at + 1]}`;
+    if (at >= 0 && lines[at + 1] !== undefined) return listed(`${header}\n${lines[at + 1]}`);
   }
   const description = oneLine(input.description);
   let shown = description;
@@ -68,5 +71,9 @@ export function previewCatalogLine(input: CatalogLineInput): string {
     const sentence = firstSentence(description);
     shown = saved !== undefined && saved === firstSentence(oneLine(record.description)) ? sentence : shortenDescription(sentence, SHORT_DESCRIPTION_CHARS);
   }
-  return shown ? `- ${input.name}: ${shown}` : `- ${input.name}`;
+  return listed(shown ? `- ${input.name}: ${shown}` : `- ${input.name}`);
+}
+
+export function previewCatalogLine(input: CatalogLineInput): string {
+  return previewCatalogEntry(input).text;
 }

@@ -5,7 +5,7 @@ import type { LintContext } from './skillLint';
 import { lintSkill } from './skillLint';
 import type { ParsedSkill } from './skillParser';
 import { isPlainObject, parseSkillBytes, parseSkillText } from './skillParser';
-import { catalogName, previewCatalogLine } from './skillPreviewCatalog';
+import { catalogName, previewCatalogEntry } from './skillPreviewCatalog';
 import type { LinkedFileEntry } from './skillPreviewFiles';
 import { previewLinkedFiles } from './skillPreviewFiles';
 import type { LintFinding, SkillRecord } from './skillTypes';
@@ -30,6 +30,8 @@ export interface SkillPreviewModel {
   readonly files: LinkedFileEntry[];
   readonly findings: PreviewFinding[];
   readonly catalogLine: string;
+  /** True when catalogLine is what the model sees; false when it says why the skill is not listed. */
+  readonly catalogListed: boolean;
   readonly workflow?: WorkflowNode[];
 }
 
@@ -105,6 +107,15 @@ export async function buildSkillPreview(source: PreviewSource, env: PreviewEnvir
   }
 
   const parseProblem = parsed.problems.find((problem) => PARSE_ERROR_CODES.includes(problem.code));
+  const catalogEntry = previewCatalogEntry({
+    file: source.file,
+    name: catalogName(card.name ?? '', folderName),
+    description: scalar(frontmatter['description']) ?? '',
+    records: env.records,
+    ...(env.catalog ? { catalog: env.catalog } : {}),
+    platform: env.platform,
+    ...(env.notIndexedReason !== undefined ? { notIndexedReason: env.notIndexedReason } : {}),
+  });
   const preview: SkillPreviewModel = {
     file: source.file,
     ...(parseProblem ? { parseError: parseProblem.message } : {}),
@@ -113,15 +124,8 @@ export async function buildSkillPreview(source: PreviewSource, env: PreviewEnvir
     bodyLine: parsed.bodyStartLine,
     files: linked.files,
     findings: [...notes, ...findings],
-    catalogLine: previewCatalogLine({
-      file: source.file,
-      name: catalogName(card.name ?? '', folderName),
-      description: scalar(frontmatter['description']) ?? '',
-      records: env.records,
-      ...(env.catalog ? { catalog: env.catalog } : {}),
-      platform: env.platform,
-      ...(env.notIndexedReason !== undefined ? { notIndexedReason: env.notIndexedReason } : {}),
-    }),
+    catalogLine: catalogEntry.text,
+    catalogListed: catalogEntry.listed,
     ...(graph ? { workflow: graph.steps } : {}),
   };
   return { ok: true, preview };

@@ -47,9 +47,8 @@ function frontmatterCard(preview: SkillPreview, findings: readonly PreviewFindin
 }
 
 /** The catalog text is literal when it starts like a catalog line ("- " or "### "); otherwise it says why there is none. */
-function catalogSection(line: string): HTMLElement {
-  const literal = line.startsWith('- ') || line.startsWith('### ');
-  const content = literal
+function catalogSection(line: string, listed: boolean): HTMLElement {
+  const content = listed
     ? [el('p', { class: 'muted' }, 'The model sees this in the skills catalog of its system prompt:'), el('pre', { class: 'catalog-line' }, el('code', {}, line))]
     : [el('p', { class: 'catalog-reason' }, line)];
   return section('preview-catalog', 'In the catalog', ...content);
@@ -82,7 +81,7 @@ export function createPreviewView(send: (message: PreviewToHost) => void): Previ
         header,
         parseError,
         frontmatterCard(preview, top, send),
-        catalogSection(preview.catalogLine),
+        catalogSection(preview.catalogLine, preview.catalogListed),
         workflow,
         section('preview-files', 'Files', renderFileTree(preview.files, send)),
         body,

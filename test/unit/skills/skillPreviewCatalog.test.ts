@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { buildCatalog, catalogLine, firstSentence } from '../../../src/core/skills/skillCatalog';
 import type { CatalogLineInput } from '../../../src/core/skills/skillPreviewCatalog';
-import { catalogName, previewCatalogLine } from '../../../src/core/skills/skillPreviewCatalog';
+import { catalogName, previewCatalogEntry, previewCatalogLine } from '../../../src/core/skills/skillPreviewCatalog';
 import type { SkillRecord } from '../../../src/core/skills/skillTypes';
 import { skillRecord } from './skillRecordFixture';
 
@@ -90,5 +90,12 @@ describe('previewCatalogLine (the catalog line the preview shows)', () => {
     for (const reason of [previewCatalogLine(input(disabled, [disabled])), previewCatalogLine(outside)]) {
       assert.ok(!reason.startsWith('- ') && !reason.startsWith('### '), 'a reason never looks like catalog text');
     }
+  });
+});
+
+describe('previewCatalogEntry', () => {
+  it('says whether the text is the catalog line or the reason there is none', () => {
+    const listed = previewCatalogEntry({ file: '/x/SKILL.md', name: 'x', description: 'Does x.', records: [], platform: 'linux', notIndexedReason: 'Held back.' });
+    assert.deepEqual(listed, { listed: false, text: 'Held back.' });
   });
 });
