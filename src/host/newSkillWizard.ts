@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger';
 import type { SkillRoot } from '../core/skillRoots';
 import { writeSkillFolder } from '../core/skills/skillFolderWrite';
 import { checkCategory } from '../core/skills/skillPaths';
+import { pickCategory } from './categoryPick';
 import type { SkillTemplate } from '../core/skills/skillTemplates';
 import { LATER_SKILLS, SKILL_TEMPLATES, fillTemplate, templateById } from '../core/skills/skillTemplates';
 import { SKILL_FILE } from '../core/skills/skillTypes';
@@ -39,7 +40,6 @@ export function isNewSkillArgs(value: unknown): value is NewSkillArgs {
 }
 
 type Picked<T> = vscode.QuickPickItem & { readonly value: T };
-const INVALID = '\u0000invalid';
 
 /** "New Skill from Template…": template, location, category, name and description, then a written, opened SKILL.md. */
 export class NewSkillWizard {
@@ -64,7 +64,7 @@ export class NewSkillWizard {
       if (!checked.ok) throw new Error(checked.error);
       category = checked.value;
     } else {
-      category = await this.pickCategory(title(3, 'category', template));
+      category = await this.pickCategory(root, title(3, 'category', template));
     }
     if (category === undefined) return undefined;
     const parentDir = path.join(root.path, ...category.split('/').filter(Boolean));
@@ -171,44 +171,11 @@ export class NewSkillWizard {
   }
 
   /** Existing categories to pick from, or a new one typed in (checked as it is typed). */
-  private pickCategory(title: string): Promise<string | undefined> {
+  private pickCategory(root: SkillRoot, title: string): Promise<string | undefined> {
     const categories = [...new Set((this.skills.skillIndex?.all() ?? []).map((record) => record.category).filter(Boolean))].sort();
-    const base: Picked<string>[] = [
-      { label: '(top level)', description: 'directly in the skill folder', value: '' },
-      ...categories.map((category) => ({ label: category, value: category })),
-    ];
-    const pick = vscode.window.createQuickPick<Picked<string>>();
-    pick.title = title;
-    pick.placeholder = 'Pick a category, or type a new one (e.g. devops/k8s)';
-    pick.ignoreFocusOut = true;
-    const update = () => {
-      const typed = pick.value.trim();
-      const checked = checkCategory(typed);
-      if (typed === '' || (checked.ok && categories.includes(checked.value))) {
-        pick.items = base;
-        return;
-      }
-      const item: Picked<string> = checked.ok
-        ? { label: checked.value, description: 'new category', alwaysShow: true, value: checked.value }
-        : { label: typed, description: `$(error) ${checked.error}`, alwaysShow: true, value: INVALID };
-      pick.items = [item, ...base];
-    };
-    update();
-    return new Promise((resolve) => {
-      pick.onDidChangeValue(update);
-      pick.onDidAccept(() => {
-        const item = pick.selectedItems[0] ?? pick.activeItems[0];
-        if (!item || item.value === INVALID) return;
-        resolve(item.value);
-        pick.hide();
-      });
-      pick.onDidHide(() => {
-        resolve(undefined);
-        pick.dispose();
-      });
-      pick.show();
-    });
+    return pickCategory(categories, root.label, title);
   }
+
 
   private async pickChain(firstTitle: string, secondTitle: string): Promise<readonly [string, string] | undefined> {
     const active = [...(this.skills.skillIndex?.active() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

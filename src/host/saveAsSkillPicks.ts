@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { SessionSummary } from '../core/sessions/sessionIndex';
 import type { SkillRoot } from '../core/skillRoots';
 import type { DraftScope } from '../core/skills/skillDraftSave';
-import { checkCategory } from '../core/skills/skillPaths';
 
 /**
  * The questions "Save This as a Skill" asks: which past session, where the skill goes, and the
@@ -11,7 +10,6 @@ import { checkCategory } from '../core/skills/skillPaths';
  */
 
 type Picked<T> = vscode.QuickPickItem & { readonly value: T };
-const INVALID = '\u0000invalid';
 
 export const SAVE_SKILL = 'Save Skill';
 export const CHANGE_LOCATION = 'Change Location…';
@@ -50,44 +48,6 @@ export async function pickScope(roots: readonly SkillRoot[], title: string): Pro
   return picked?.value;
 }
 
-/** The categories of one root to pick from, or a new one typed in (checked as it is typed). */
-export function pickCategory(categories: readonly string[], rootLabel: string, title: string): Promise<string | undefined> {
-  const base: Picked<string>[] = [
-    { label: '(top level)', description: `directly in ${rootLabel}`, value: '' },
-    ...categories.map((category) => ({ label: category, description: `${rootLabel}/${category}`, value: category })),
-  ];
-  const pick = vscode.window.createQuickPick<Picked<string>>();
-  pick.title = title;
-  pick.placeholder = 'Pick a category, or type a new one (e.g. devops/k8s)';
-  pick.ignoreFocusOut = true;
-  const update = () => {
-    const typed = pick.value.trim();
-    const checked = checkCategory(typed);
-    if (typed === '' || (checked.ok && categories.includes(checked.value))) {
-      pick.items = base;
-      return;
-    }
-    const item: Picked<string> = checked.ok
-      ? { label: checked.value, description: 'new category', alwaysShow: true, value: checked.value }
-      : { label: typed, description: `$(error) ${checked.error}`, alwaysShow: true, value: INVALID };
-    pick.items = [item, ...base];
-  };
-  update();
-  return new Promise((resolve) => {
-    pick.onDidChangeValue(update);
-    pick.onDidAccept(() => {
-      const item = pick.selectedItems[0] ?? pick.activeItems[0];
-      if (!item || item.value === INVALID) return;
-      resolve(item.value);
-      pick.hide();
-    });
-    pick.onDidHide(() => {
-      resolve(undefined);
-      pick.dispose();
-    });
-    pick.show();
-  });
-}
 
 export type PatchAnswer = 'patch' | 'new' | undefined;
 
