@@ -89,7 +89,12 @@ async function openFile(page: Page, query: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(query);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'SKILL.md' }).first().waitFor({ timeout: 30_000 });
+  // Results arrive in steps: wait until the first row is the file asked for (its folder shows in the row), not any SKILL.md.
+  const folder = query.split('/').slice(-2, -1)[0] ?? query;
+  await until(`quick open to list ${query} first`, async () => {
+    const first = await page.locator('.quick-input-list .monaco-list-row').first().innerText().catch(() => '');
+    return first.includes('SKILL.md') && first.includes(folder);
+  });
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }

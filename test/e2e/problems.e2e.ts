@@ -35,7 +35,11 @@ describe('SKILL.md problems and quick fixes in the workbench', () => {
     const quickOpen = page.locator('.quick-input-widget input.input');
     await quickOpen.waitFor({ state: 'visible' });
     await quickOpen.fill('tidy-headings/SKILL.md');
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    // Results arrive in steps: Enter only once the first row is this skill's SKILL.md.
+    await until('quick open to list tidy-headings/SKILL.md first', async () => {
+      const first = await page.locator('.quick-input-list .monaco-list-row').first().innerText().catch(() => '');
+      return first.includes('SKILL.md') && first.includes('tidy-headings');
+    });
     await page.keyboard.press('Enter');
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor();
