@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ChatItem, HostToWebview } from '../src/shared/protocol';
+import type { ChatItem, HostToWebview, SkillListItem } from '../src/shared/protocol';
 import { launchBrowser } from '../test/harness/browser';
 import { repoRoot } from '../test/repoRoot';
 
@@ -49,6 +49,39 @@ export function syntheticSession(messages: number): ChatItem[] {
     });
   }
   return items.slice(0, messages);
+}
+
+/** A skill list like the Skills tab receives: categories of 40, mixed scopes, some findings and markers. */
+export function syntheticSkills(count: number): SkillListItem[] {
+  return Array.from({ length: count }, (_, i) => ({
+    file: `/skills/cat-${Math.floor(i / 40)}/skill-${i}/SKILL.md`,
+    name: `skill-${i}`,
+    description: `Does task number ${i} for the team: reads the inputs, applies the steps and checks the result. Use when asked about task ${i}.`,
+    category: `cat-${Math.floor(i / 40)}`,
+    scope: i % 3 === 0 ? 'user' : 'project',
+    rootLabel: i % 3 === 0 ? '~/.agents/skills' : '.agents/skills',
+    version: '1.0.0',
+    errors: i % 50 === 0 ? 1 : 0,
+    warnings: i % 7 === 0 ? 1 : 0,
+    platformHidden: false,
+    disabled: i % 97 === 0,
+    usage: { runs: i % 5, views: i % 11 },
+    inCatalog: i < 100 ? 'full' : 'omitted',
+  }));
+}
+
+/** Milliseconds from handing a skill list to the page until the frame after it was painted. */
+async function renderSkills(page: Page, skills: SkillListItem[]): Promise<number> {
+  const message: HostToWebview = { type: 'skills/list', list: { loading: false, skills, trusted: true } };
+  return page.evaluate(
+    (data) =>
+      new Promise<number>((resolve) => {
+        const started = performance.now();
+        window.dispatchEvent(new MessageEvent('message', { data }));
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - started)));
+      }),
+    message,
+  );
 }
 
 async function openPage(page: Page): Promise<void> {
@@ -127,6 +160,15 @@ async function main(): Promise<void> {
     for (let i = 0; i < 5; i++) renders.push(await renderSnapshot(session.page, items));
     const shown = await session.page.locator('.chat-log > *').count();
     if (shown !== items.length) throw new Error(`the chat showed ${shown} of ${items.length} items: ${errors.join(' | ').slice(0, 500)}`);
+    const skillRenders = new Map<number, number[]>();
+    for (const count of [612, 10_000]) {
+      const skills = syntheticSkills(count);
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) times.push(await renderSkills(session.page, skills));
+      const shown = await session.page.evaluate(() => document.querySelector('#panel-skills')?.textContent ?? '');
+      if (!shown.includes('cat-0')) throw new Error(`the Skills tab did not show the list of ${count}: ${shown.slice(0, 300)} ${errors.join(' | ').slice(0, 300)}`);
+      skillRenders.set(count, times);
+    }
     const latencies = await streamingLatency(session.page);
     if (latencies.length < 50) throw new Error(`only ${latencies.length} key presses were measured: ${errors.join(' | ').slice(0, 500)}`);
     const sizes = ['webview.js', 'preview.js']
@@ -141,6 +183,7 @@ async function main(): Promise<void> {
     row('input latency while streaming 100 chunks/s, p50', `${percentile(latencies, 50).toFixed(1)} ms`, '< 50 ms');
     row('input latency while streaming 100 chunks/s, p95', `${percentile(latencies, 95).toFixed(1)} ms`, '< 50 ms');
     row('input latency while streaming 100 chunks/s, max', `${Math.max(...latencies).toFixed(1)} ms`, '—');
+    for (const [count, times] of skillRenders) row(`Skills tab: a list of ${count.toLocaleString('en-US')} skills (to the next paint)`, `${median(times).toFixed(0)} ms`, '—');
     for (const size of sizes) row(`bundle ${size.name} (minified)`, `${size.kb.toFixed(0)} KB`, '≤ 400 KB');
     console.log(`(${latencies.length} key presses measured; renders: ${renders.map((r) => r.toFixed(0)).join(', ')} ms)`);
   } finally {
