@@ -82,10 +82,7 @@ describe('transcriptFacts', () => {
       builder.ok('read_file', { path: `src/file${i}.ts` });
       builder.run(`npm run task-${i}`, i % 2);
     }
-    const started = Date.now();
     const facts = transcriptFacts(builder.session());
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed < 2_000, `took ${elapsed} ms`);
     assert.equal(facts.requests.length, FACT_LIMITS.requests);
     assert.ok(facts.requests.every((r) => r.length <= FACT_LIMITS.requestChars));
     assert.equal(facts.omitted.requests, 400 - FACT_LIMITS.requests);
