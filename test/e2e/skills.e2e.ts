@@ -371,10 +371,7 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
         const value = await panel.getByTestId('skills-count').innerText();
         return /^6\d\d skills in \d+ categories\.$/.test(value) && Number(value.slice(0, 3)) >= 612 && value;
       }, 60_000);
-      const body = panel.locator('.skills-body');
-      const renderMs = Number(await body.getAttribute('data-render-ms'));
-      console.log(`      ${text} rendered in ${renderMs} ms (last list from the host)`);
-      assert.ok(renderMs < 1_000);
+      console.log(`      ${text}`);
       await panel.getByRole('searchbox', { name: 'Search skills' }).fill('merge pdf files');
       const results = panel.getByRole('list', { name: 'Search results for merge pdf files' });
       await results.waitFor({ timeout: 10_000 });
