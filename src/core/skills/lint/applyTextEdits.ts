@@ -1,7 +1,7 @@
 import type { TextEdit } from '../skillTypes';
 
-/** Offsets where each line starts, counting CRLF, LF and lone CR as VS Code does. */
-function lineStarts(text: string): number[] {
+/** Offsets where each line starts, counting CRLF, LF and lone CR as VS Code (and the parser) does. */
+export function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);

@@ -5,6 +5,7 @@ import type { LintFinding, TextRange } from '../skillTypes';
 import { finding } from './lintRules';
 import type { RuleInput } from './ruleInput';
 import { range } from './textRanges';
+import { lineStarts } from './applyTextEdits';
 
 /**
  * SW901: the threat scanner over the whole SKILL.md, frontmatter and body together. A skill's text
@@ -23,21 +24,6 @@ export function checkThreats(input: RuleInput): LintFinding[] {
     const quoted = (input.lines[at.startLine] ?? '').slice(at.startColumn, at.endColumn);
     return finding('SW901', message(threat, quoted), at);
   });
-}
-
-/** Offsets where each line starts, with the line breaks the parser splits on (CRLF, LF, lone CR). */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (char === 13 /* \r */) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    } else if (char === 10 /* \n */) {
-      starts.push(i + 1);
-    }
-  }
-  return starts;
 }
 
 /**
