@@ -3,15 +3,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { DirEntry, FileStat, FileSystemPort } from '../src/core/fileSystemPort';
-import { NodeFileSystem } from '../src/core/nodeFileSystem';
-import type { SkillRoot } from '../src/core/skillRoots';
-import type { SnapshotStore } from '../src/core/skills/indexSnapshot';
-import { buildCatalog, DEFAULT_CATALOG_BUDGET } from '../src/core/skills/skillCatalog';
-import type { CatalogResult } from '../src/core/skills/skillCatalog';
-import { SkillIndex } from '../src/core/skills/skillIndex';
-import { SkillSearch } from '../src/core/skills/skillSearch';
-import { SyncReadFileSystem } from '../src/core/syncReadFileSystem';
+import type { DirEntry, FileStat, FileSystemPort } from '../src/core/base/fileSystemPort';
+import { NodeFileSystem } from '../src/core/base/nodeFileSystem';
+import type { SkillRoot } from '../src/core/base/skillRoots';
+import type { SnapshotStore } from '../src/core/skills/index/indexSnapshot';
+import { buildCatalog, DEFAULT_CATALOG_BUDGET } from '../src/core/skills/catalog/skillCatalog';
+import type { CatalogResult } from '../src/core/skills/catalog/skillCatalog';
+import { SkillIndex } from '../src/core/skills/index/skillIndex';
+import { SkillSearch } from '../src/core/skills/search/skillSearch';
+import { SyncReadFileSystem } from '../src/core/base/syncReadFileSystem';
 import { skillTree } from './generateSkillTree';
 
 /**

@@ -9,11 +9,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { assembleAgent } from '../src/core/agent/agentAssembly';
-import type { ChatMessage } from '../src/core/agent/chatTypes';
+import type { ChatMessage } from '../src/core/llm/chatTypes';
 import { withSkillSuggestions } from '../src/core/agent/systemPrompt';
-import { SkillIndex } from '../src/core/skills/skillIndex';
-import { SkillSearch } from '../src/core/skills/skillSearch';
-import { SyncReadFileSystem } from '../src/core/syncReadFileSystem';
+import { SkillIndex } from '../src/core/skills/index/skillIndex';
+import { SkillSearch } from '../src/core/skills/search/skillSearch';
+import { SyncReadFileSystem } from '../src/core/base/syncReadFileSystem';
 import { WorkspaceTools } from '../src/core/tools/workspaceTools';
 import { skillTree } from './generateSkillTree';
 

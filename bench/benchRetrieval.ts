@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import matter from 'gray-matter';
 import MiniSearch from 'minisearch';
-import { buildCatalog } from '../src/core/skills/skillCatalog';
-import { SkillSearch } from '../src/core/skills/skillSearch';
-import { SKILL_FILE, SUPPORT_FOLDERS } from '../src/core/skills/skillTypes';
-import type { SkillRecord } from '../src/core/skills/skillTypes';
+import { buildCatalog } from '../src/core/skills/catalog/skillCatalog';
+import { SkillSearch } from '../src/core/skills/search/skillSearch';
+import { SKILL_FILE, SUPPORT_FOLDERS } from '../src/core/skills/model/skillTypes';
+import type { SkillRecord } from '../src/core/skills/model/skillTypes';
 import { repoRoot } from '../test/repoRoot';
 
 /** The skill roots of each corpus source (SOURCES.md, "Copy rule" step 1). */

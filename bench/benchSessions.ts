@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../src/core/nodeFileSystem';
+import { NodeFileSystem } from '../src/core/base/nodeFileSystem';
 import type { SqlJsDatabase } from '../src/core/sessions/sessionIndex';
 import { SessionIndex, sqlJsLoader } from '../src/core/sessions/sessionIndex';
 import type { SessionRecord } from '../src/core/sessions/sessionLog';

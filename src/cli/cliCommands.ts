@@ -1,13 +1,13 @@
 import * as path from 'node:path';
-import type { FileSystemPort } from '../core/fileSystemPort';
-import { configuredRoots } from '../core/skills/configuredRoots';
-import { lintSkillFile } from '../core/skills/lintRunner';
-import { buildCatalog } from '../core/skills/skillCatalog';
-import { SkillIndex } from '../core/skills/skillIndex';
-import { SkillSearch } from '../core/skills/skillSearch';
-import { runSkillTool } from '../core/skills/skillTools';
-import type { LintFinding, SkillRecord } from '../core/skills/skillTypes';
-import type { SkillRoot } from '../core/skillRoots';
+import type { FileSystemPort } from '../core/base/fileSystemPort';
+import { configuredRoots } from '../core/skills/index/configuredRoots';
+import { lintSkillFile } from '../core/skills/lint/lintRunner';
+import { buildCatalog } from '../core/skills/catalog/skillCatalog';
+import { SkillIndex } from '../core/skills/index/skillIndex';
+import { SkillSearch } from '../core/skills/search/skillSearch';
+import { runSkillTool } from '../core/skills/tools/skillTools';
+import type { LintFinding, SkillRecord } from '../core/skills/model/skillTypes';
+import type { SkillRoot } from '../core/base/skillRoots';
 import type { ParsedArgs } from './cliArgs';
 import { intFlag, UsageError } from './cliArgs';
 

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import { version } from '../../package.json';
-import { NodeFileSystem } from '../core/nodeFileSystem';
+import { NodeFileSystem } from '../core/base/nodeFileSystem';
 import { runCli } from './runCli';
 
 const stop = new AbortController();

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/base/logger';
 
 /** Backs the core Logger with the extension's single LogOutputChannel (its level follows VS Code's). */
 export function createOutputLogger(channel: vscode.LogOutputChannel): Logger {

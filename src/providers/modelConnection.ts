@@ -1,6 +1,6 @@
 import { APIError } from 'openai';
-import { ModelError } from '../core/agent/chatTypes';
-import type { Logger } from '../core/logger';
+import { ModelError } from '../core/llm/chatTypes';
+import type { Logger } from '../core/base/logger';
 import { checkBaseUrl, displayUrl, toModelError } from './modelErrors';
 import type { OpenAiEndpoint } from './openAiChatModel';
 import { createOpenAiClient } from './openAiChatModel';

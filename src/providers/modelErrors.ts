@@ -1,7 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ModelErrorKind } from '../core/agent/chatTypes';
-import { ModelError } from '../core/agent/chatTypes';
-import { describeError } from '../core/logger';
+import type { ModelErrorKind } from '../core/llm/chatTypes';
+import { ModelError } from '../core/llm/chatTypes';
+import { describeError } from '../core/base/logger';
 
 /** What a failed call was talking to, so messages can name it. */
 export interface ModelErrorContext {

@@ -16,10 +16,10 @@ import type {
   TokenUsage,
   ToolCall,
   ToolSpec,
-} from '../core/agent/chatTypes';
-import { ModelError } from '../core/agent/chatTypes';
-import type { Logger } from '../core/logger';
-import { nullLogger } from '../core/logger';
+} from '../core/llm/chatTypes';
+import { ModelError } from '../core/llm/chatTypes';
+import type { Logger } from '../core/base/logger';
+import { nullLogger } from '../core/base/logger';
 import type { ModelErrorContext } from './modelErrors';
 import { abortedError, checkBaseUrl, displayUrl, timeoutError, toModelError } from './modelErrors';
 import { presetForBaseUrl } from './modelPresets';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { NodeFileSystem } from '../../src/core/nodeFileSystem';
+import { NodeFileSystem } from '../../src/core/base/nodeFileSystem';
 import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';

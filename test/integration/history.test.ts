@@ -3,12 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nullLogger } from '../../src/core/logger';
-import { NodeFileSystem } from '../../src/core/nodeFileSystem';
+import { nullLogger } from '../../src/core/base/logger';
+import { NodeFileSystem } from '../../src/core/base/nodeFileSystem';
 import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
-import type { HistoryDialogs, HistoryPanel } from '../../src/host/historyController';
-import { HistoryController } from '../../src/host/historyController';
+import type { HistoryDialogs, HistoryPanel } from '../../src/host/history/historyController';
+import { HistoryController } from '../../src/host/history/historyController';
 import type { HostToWebview, PanelTab, SessionRow, SessionSearchResults } from '../../src/shared/protocol';
 import { until } from '../harness/until';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
-import { secretKeyFor } from '../../src/host/modelSetup';
-import { toLmMessages, VscodeLmChatModel } from '../../src/host/vscodeLmChatModel';
+import { secretKeyFor } from '../../src/host/models/modelSetup';
+import { toLmMessages, VscodeLmChatModel } from '../../src/host/models/vscodeLmChatModel';
 import { faults, ScriptedModelServer } from '../fakes/scriptedModelServer';
 
 describe('model set-up in a real VS Code', () => {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
-import type { SaveAsSkillResult } from '../../src/host/saveAsSkillArgs';
+import type { SaveAsSkillResult } from '../../src/host/saveAsSkill/saveAsSkillArgs';
 
 const HOW_TO = '# Reset the local database\n\n```sh\n$ docker compose down -v\n$ docker compose up -d db\n$ npm run migrate\n```\n';
 

@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ToolCall } from '../../src/core/agent/chatTypes';
-import { NodeFileSystem } from '../../src/core/nodeFileSystem';
+import type { ToolCall } from '../../src/core/llm/chatTypes';
+import { NodeFileSystem } from '../../src/core/base/nodeFileSystem';
 import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
-import type { SaveAsSkillArgs, SaveAsSkillResult } from '../../src/host/saveAsSkillArgs';
+import type { SaveAsSkillArgs, SaveAsSkillResult } from '../../src/host/saveAsSkill/saveAsSkillArgs';
 import { ScriptedModelServer } from '../fakes/scriptedModelServer';
 
 type Turn = { user: string } | { say: string } | { run: string; exitCode: number; output?: string } | { tool: string; args: Record<string, unknown>; result?: Record<string, unknown> };

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, CONTEXT_KEYS, SETTINGS, STATE_KEYS, VIEW_CONTAINER, VIEWS } from '../../src/core/contributions';
+import { COMMANDS, CONTEXT_KEYS, SETTINGS, STATE_KEYS, VIEW_CONTAINER, VIEWS } from '../../src/core/base/contributions';
 import { repoRoot } from '../repoRoot';
 
 interface Manifest {

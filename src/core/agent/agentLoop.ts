@@ -1,6 +1,6 @@
-import type { AgentTool, ApprovalGate } from './agentTool';
-import type { ChatMessage, ChatModel, ToolCall, TokenUsage } from './chatTypes';
-import { ModelError } from './chatTypes';
+import type { AgentTool, ApprovalGate } from '../toolkit/agentTool';
+import type { ChatMessage, ChatModel, ToolCall, TokenUsage } from '../llm/chatTypes';
+import { ModelError } from '../llm/chatTypes';
 
 export type TurnEndReason = 'stop' | 'max_steps' | 'aborted' | 'error';
 

@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentTurnResult } from './agentLoop';
 import { runAgentTurn } from './agentLoop';
-import type { AgentTool, ApprovalGate } from './agentTool';
-import type { ChatMessage, ChatModel } from './chatTypes';
+import type { AgentTool, ApprovalGate } from '../toolkit/agentTool';
+import type { ChatMessage, ChatModel } from '../llm/chatTypes';
 import { withSkillSuggestions } from './systemPrompt';
 
 export interface AgentSessionOptions {

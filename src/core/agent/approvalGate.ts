@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalGate, ApprovalRequest } from './agentTool';
+import type { ApprovalAnswer, ApprovalGate, ApprovalRequest } from '../toolkit/agentTool';
 import type { ApprovalPolicy, ToolKind } from './approvals';
 import { suggestCommandPrefix } from './approvals';
 

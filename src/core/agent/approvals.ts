@@ -1,4 +1,4 @@
-import type { ApprovalAnswer } from './agentTool';
+import type { ApprovalAnswer } from '../toolkit/agentTool';
 
 /**
  * Who may do what without asking. Reads never ask. Edits, writes and commands ask unless a grant

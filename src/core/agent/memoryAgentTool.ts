@@ -1,5 +1,5 @@
 import type { MemoryTool } from '../memory/memoryTool';
-import type { AgentTool } from './agentTool';
+import type { AgentTool } from '../toolkit/agentTool';
 
 /** The memory tool as an agent tool; it counts failed attempts per user turn. */
 export function memoryAgentTool(tool: MemoryTool): AgentTool {

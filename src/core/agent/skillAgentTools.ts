@@ -1,6 +1,6 @@
-import type { SkillToolContext } from '../skills/skillTools';
-import { runSkillTool, SKILL_TOOL_SCHEMAS } from '../skills/skillTools';
-import type { AgentTool } from './agentTool';
+import type { SkillToolContext } from '../skills/tools/skillTools';
+import { runSkillTool, SKILL_TOOL_SCHEMAS } from '../skills/tools/skillTools';
+import type { AgentTool } from '../toolkit/agentTool';
 
 /** Tools that only read. */
 const READ_ONLY = new Set(['skills_list', 'skill_view']);

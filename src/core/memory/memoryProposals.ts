@@ -4,7 +4,7 @@
  * the same actions through MemoryStore.apply, with every check, against the file as it is then.
  * Kept in memory only: proposals not reviewed before the window closes are dropped.
  */
-import type { Disposable } from '../disposableStore';
+import type { Disposable } from '../base/disposableStore';
 import type { MemoryAction, MemoryChange, MemoryFailure } from './memoryEdit';
 import { renderMemoryDiff } from './memoryEdit';
 import type { MemoryApplySuccess, MemoryStore } from './memoryStore';

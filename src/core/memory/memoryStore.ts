@@ -4,9 +4,9 @@
  * fresh content (so edits from another window are merged, not overwritten) and write atomically.
  */
 import * as path from 'node:path';
-import type { FileSystemPort } from '../fileSystemPort';
-import type { Logger } from '../logger';
-import { describeError, nullLogger } from '../logger';
+import type { FileSystemPort } from '../base/fileSystemPort';
+import type { Logger } from '../base/logger';
+import { describeError, nullLogger } from '../base/logger';
 import type { EditSuccess, MemoryAction, MemoryChange, MemoryFailure, MemoryTarget } from './memoryEdit';
 import { DEFAULT_MEMORY_LIMITS, MEMORY_TARGETS, TARGET_FILES, applyMemoryActions } from './memoryEdit';
 import { parseMemoryFile, serializeMemoryFile, serializedSize } from './memoryFile';

@@ -3,8 +3,8 @@
  * (`ask` queues a proposal, `auto` writes at once) and the per-turn failure budget. Results are
  * JSON objects `{ success, … }`; nothing is thrown to the agent loop.
  */
-import { describeError } from '../logger';
-import type { ToolSchema } from '../skills/skillTools';
+import { describeError } from '../base/logger';
+import type { ToolSchema } from '../skills/tools/skillTools';
 import type { MemoryAction, MemoryFailure, MemoryTarget } from './memoryEdit';
 import { MEMORY_TARGETS, TARGET_FILES, renderMemoryDiff } from './memoryEdit';
 import type { MemoryProposals } from './memoryProposals';

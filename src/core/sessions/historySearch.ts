@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { describeError } from '../logger';
+import { describeError } from '../base/logger';
 import type { SessionIndex, SessionSearchResult } from './sessionIndex';
 import { snippetMarks } from './snippetMarks';
 

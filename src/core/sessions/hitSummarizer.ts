@@ -1,6 +1,6 @@
-import type { ChatMessage, ChatModel } from '../agent/chatTypes';
-import type { Logger } from '../logger';
-import { describeError } from '../logger';
+import type { ChatMessage, ChatModel } from '../llm/chatTypes';
+import type { Logger } from '../base/logger';
+import { describeError } from '../base/logger';
 import type { HitSummaryRequest } from './sessionSearchTool';
 
 export interface HitSummarizerOptions {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import type { Disposable } from '../disposableStore';
-import type { Logger } from '../logger';
-import { describeError, nullLogger } from '../logger';
+import type { Disposable } from '../base/disposableStore';
+import type { Logger } from '../base/logger';
+import { describeError, nullLogger } from '../base/logger';
 import type { MarkdownExportOptions } from './sessionExport';
 import { renderSessionMarkdown } from './sessionExport';
 import type { CatchUpStats, SessionRow, SqlJsStatic } from './sessionIndexDb';

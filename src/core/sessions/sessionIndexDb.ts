@@ -1,4 +1,4 @@
-import type { Logger } from '../logger';
+import type { Logger } from '../base/logger';
 import type { SessionAppendEvent, SessionFileInfo, SessionLog, SessionMessageRecord, SessionRecord } from './sessionLog';
 import { lineHead } from './sessionLog';
 import { SESSION_DOCIDS, SessionQueryEngine } from './sessionQuery';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ChatMessage, TokenUsage, ToolCall } from '../agent/chatTypes';
-import type { Disposable } from '../disposableStore';
-import type { FileSystemPort } from '../fileSystemPort';
-import type { Logger } from '../logger';
-import { describeError, nullLogger } from '../logger';
+import type { ChatMessage, TokenUsage, ToolCall } from '../llm/chatTypes';
+import type { Disposable } from '../base/disposableStore';
+import type { FileSystemPort } from '../base/fileSystemPort';
+import type { Logger } from '../base/logger';
+import { describeError, nullLogger } from '../base/logger';
 import { SessionWriter } from './sessionWriter';
 
 /** Line 1 of every session file. */

@@ -1,6 +1,6 @@
-import type { Logger } from '../logger';
-import { describeError } from '../logger';
-import type { ToolResult, ToolSchema } from '../skills/skillTools';
+import type { Logger } from '../base/logger';
+import { describeError } from '../base/logger';
+import type { ToolResult, ToolSchema } from '../skills/tools/skillTools';
 import type { SessionIndex, SessionSearchMatch, SessionSummary } from './sessionIndex';
 import { indexedText } from './sessionIndexDb';
 import type { SessionData, SessionMessageRecord } from './sessionLog';

@@ -1,5 +1,5 @@
-import type { ChatMessage, TokenUsage } from '../agent/chatTypes';
-import { describeError } from '../logger';
+import type { ChatMessage, TokenUsage } from '../llm/chatTypes';
+import { describeError } from '../base/logger';
 import { draftTitle } from './sessionExport';
 import type { AppendPort, SessionLog, SessionMessageRecord, SessionRecord } from './sessionLog';
 

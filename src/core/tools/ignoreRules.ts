@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { FileSystemPort } from '../fileSystemPort';
+import type { FileSystemPort } from '../base/fileSystemPort';
 import { globToRegExp } from './globPattern';
 
 /**

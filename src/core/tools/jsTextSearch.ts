@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { FileSystemPort } from '../fileSystemPort';
+import type { FileSystemPort } from '../base/fileSystemPort';
 import { decodeTextFile, splitLines } from './textFiles';
 import type { TextMatch, TextSearchOutcome, TextSearchPort, TextSearchQuery } from './textSearch';
 import { belowStart, lineMatcher, MAX_SEARCHED_FILE_BYTES, previewLine } from './textSearch';

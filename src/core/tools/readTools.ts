@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { ToolResult } from '../skills/skillTools';
-import { closestNames } from '../skills/skillPaths';
+import type { ToolResult } from '../skills/tools/skillTools';
+import { closestNames } from '../skills/model/skillPaths';
 import { compileUserGlob, userGlobProblem } from './globPattern';
 import { IgnoreRules } from './ignoreRules';
 import { binaryKind, decodeTextFile, splitLines } from './textFiles';

@@ -1,5 +1,5 @@
 import type { ApprovalPreview } from '../agent/approvalGate';
-import type { ToolResult } from '../skills/skillTools';
+import type { ToolResult } from '../skills/tools/skillTools';
 import type { Args } from './toolArgs';
 import { numberArg, stringArg } from './toolArgs';
 import type { WorkspaceToolContext } from './workspaceToolContext';

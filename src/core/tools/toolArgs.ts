@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../skills/skillTools';
+import type { ToolSchema } from '../skills/tools/skillTools';
 
 /**
  * Argument checks driven by a tool's own JSON schema, so what the model is shown and what is

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { EntryType, FileSystemPort } from '../fileSystemPort';
-import type { WorkspaceFolderRef } from '../skillRoots';
+import type { EntryType, FileSystemPort } from '../base/fileSystemPort';
+import type { WorkspaceFolderRef } from '../base/skillRoots';
 
 /**
  * Turns paths from the model into locations inside the workspace. Everything here treats its input

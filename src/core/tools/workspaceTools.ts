@@ -1,10 +1,10 @@
-import type { AgentTool } from '../agent/agentTool';
+import type { AgentTool } from '../toolkit/agentTool';
 import type { ApprovalPreview } from '../agent/approvalGate';
-import type { FileSystemPort } from '../fileSystemPort';
-import type { Logger } from '../logger';
-import { describeError } from '../logger';
-import type { WorkspaceFolderRef } from '../skillRoots';
-import type { ToolResult, ToolSchema } from '../skills/skillTools';
+import type { FileSystemPort } from '../base/fileSystemPort';
+import type { Logger } from '../base/logger';
+import { describeError } from '../base/logger';
+import type { WorkspaceFolderRef } from '../base/skillRoots';
+import type { ToolResult, ToolSchema } from '../skills/tools/skillTools';
 import { JsTextSearch } from './jsTextSearch';
 import type { ProcessPort } from './processPort';
 import { findFiles, listFiles, readFile, searchText } from './readTools';

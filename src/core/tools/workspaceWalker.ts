@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { EntryType, FileSystemPort } from '../fileSystemPort';
+import type { EntryType, FileSystemPort } from '../base/fileSystemPort';
 import type { IgnoreRules } from './ignoreRules';
 
 /**

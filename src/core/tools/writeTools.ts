@@ -1,12 +1,12 @@
 import type { ApprovalPreview } from '../agent/approvalGate';
-import { applyPatch } from '../skills/skillPatch';
-import type { PatchStrategy } from '../skills/skillPatch';
-import type { ToolResult } from '../skills/skillTools';
+import { applyPatch } from '../text/patchMatcher';
+import type { PatchStrategy } from '../text/patchMatcher';
+import type { ToolResult } from '../skills/tools/skillTools';
 import type { TextEncodingName } from './textFiles';
 import { decodeTextFile, encodeText } from './textFiles';
 import type { Args } from './toolArgs';
 import { booleanArg, stringArg } from './toolArgs';
-import { clipDiff, unifiedDiff } from './unifiedDiff';
+import { clipDiff, unifiedDiff } from '../text/unifiedDiff';
 import type { WorkspaceToolContext } from './workspaceToolContext';
 import { LIMITS } from './workspaceToolContext';
 import type { ResolvedPath } from './workspacePaths';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { assembleAgent } from '../../../src/core/agent/agentAssembly';
 import { withSkillSuggestions } from '../../../src/core/agent/systemPrompt';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
-import { SkillSearch } from '../../../src/core/skills/skillSearch';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
 import { WorkspaceTools } from '../../../src/core/tools/workspaceTools';
 import { makeWorkspace, skillMd } from '../skills/skillToolWorkspace';
 

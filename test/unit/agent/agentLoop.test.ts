@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/agentLoop';
 import { runAgentTurn } from '../../../src/core/agent/agentLoop';
-import type { AgentTool, ApprovalAnswer, ApprovalGate } from '../../../src/core/agent/agentTool';
-import type { ChatMessage } from '../../../src/core/agent/chatTypes';
+import type { AgentTool, ApprovalAnswer, ApprovalGate } from '../../../src/core/toolkit/agentTool';
+import type { ChatMessage } from '../../../src/core/llm/chatTypes';
 import { OpenAiChatModel } from '../../../src/providers/openAiChatModel';
 import { faults, ScriptedModelServer } from '../../fakes/scriptedModelServer';
 

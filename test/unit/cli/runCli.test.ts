@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/runCli';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import { repoRoot } from '../../repoRoot';
 
 interface Run {

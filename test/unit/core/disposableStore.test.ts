@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { DisposableStore } from '../../../src/core/disposableStore';
-import type { Logger } from '../../../src/core/logger';
-import { describeError } from '../../../src/core/logger';
+import { DisposableStore } from '../../../src/core/base/disposableStore';
+import type { Logger } from '../../../src/core/base/logger';
+import { describeError } from '../../../src/core/base/logger';
 
 function recordingLogger(lines: string[]): Logger {
   const push = (level: string) => (message: string | Error) => lines.push(`${level}: ${String(message)}`);

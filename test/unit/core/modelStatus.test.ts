@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeModelSettings } from '../../../src/core/modelStatus';
+import { describeModelSettings } from '../../../src/core/llm/modelStatus';
 import { MODEL_PRESETS, presetForBaseUrl } from '../../../src/providers/modelPresets';
 
 describe('describeModelSettings', () => {

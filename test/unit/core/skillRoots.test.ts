@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { skillRootCandidates } from '../../../src/core/skillRoots';
+import { skillRootCandidates } from '../../../src/core/base/skillRoots';
 
 const home = path.join(path.sep, 'home', 'dev');
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { withSkillSuggestions } from '../../../src/core/agent/systemPrompt';
 import { sessionFromRecords } from '../../../src/core/sessions/sessionLog';
-import { actionsForError, ChatTranscript, skillOfCall, splitSuggestions } from '../../../src/host/chatTranscript';
+import { actionsForError, ChatTranscript, skillOfCall, splitSuggestions } from '../../../src/host/chat/chatTranscript';
 import type { ChatItem } from '../../../src/shared/protocol';
 
 describe('ChatTranscript', () => {

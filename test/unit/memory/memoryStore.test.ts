@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileSystemPort } from '../../../src/core/fileSystemPort';
+import type { FileSystemPort } from '../../../src/core/base/fileSystemPort';
 import { NodeFileLock } from '../../../src/core/memory/memoryLock';
 import type { MemoryApplyResult } from '../../../src/core/memory/memoryStore';
 import { MemoryStore } from '../../../src/core/memory/memoryStore';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { MemoryDirs } from './memoryTestDirs';
 import { makeMemoryDirs, readText, writeText } from './memoryTestDirs';
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { NodeFileLockOptions } from '../../../src/core/memory/memoryLock';
 import { NodeFileLock } from '../../../src/core/memory/memoryLock';
 import type { MemoryStoreOptions } from '../../../src/core/memory/memoryStore';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ModelError } from '../../../src/core/agent/chatTypes';
+import { ModelError } from '../../../src/core/llm/chatTypes';
 import { listModels, testConnection } from '../../../src/providers/modelConnection';
 import { ScriptedModelServer, faults } from '../../fakes/scriptedModelServer';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { ChatModel, ChatRequest, ModelEvent } from '../../../src/core/agent/chatTypes';
-import { ModelError } from '../../../src/core/agent/chatTypes';
-import type { Logger } from '../../../src/core/logger';
+import type { ChatModel, ChatRequest, ModelEvent } from '../../../src/core/llm/chatTypes';
+import { ModelError } from '../../../src/core/llm/chatTypes';
+import type { Logger } from '../../../src/core/base/logger';
 import { cleanSummary, hitSummarizer } from '../../../src/core/sessions/hitSummarizer';
 import type { HitSummaryRequest } from '../../../src/core/sessions/sessionSearchTool';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { ChatMessage } from '../../../src/core/agent/chatTypes';
+import type { ChatMessage } from '../../../src/core/llm/chatTypes';
 import { isValidSessionId, newSessionId, parseSessionText, toChatMessages } from '../../../src/core/sessions/sessionLog';
 import { utf8Length } from '../../../src/core/sessions/sessionWriter';
 import { FlakyAppendPort, SessionFixture } from './sessionFixture';

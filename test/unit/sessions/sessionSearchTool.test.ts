@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { ChatModel, ModelEvent } from '../../../src/core/agent/chatTypes';
+import type { ChatModel, ModelEvent } from '../../../src/core/llm/chatTypes';
 import { hitSummarizer } from '../../../src/core/sessions/hitSummarizer';
-import { sessionAgentTool } from '../../../src/core/sessions/sessionAgentTool';
+import { sessionAgentTool } from '../../../src/core/agent/sessionAgentTool';
 import type { SessionIndex } from '../../../src/core/sessions/sessionIndex';
 import type { HitSummaryRequest } from '../../../src/core/sessions/sessionSearchTool';
 import { MAX_RESULT_CHARS, SESSION_SEARCH_TOOL, runSessionSearch } from '../../../src/core/sessions/sessionSearchTool';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { configuredRoots } from '../../../src/core/skills/configuredRoots';
+import { configuredRoots } from '../../../src/core/skills/index/configuredRoots';
 
 const home = path.join(path.sep, 'home', 'dev');
 const app = { name: 'app', fsPath: path.join(path.sep, 'w', 'app') };

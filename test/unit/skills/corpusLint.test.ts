@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LINT_RULES, lintSkill } from '../../../src/core/skills/skillLint';
-import { parseSkillBytes } from '../../../src/core/skills/skillParser';
-import type { ParsedSkill } from '../../../src/core/skills/skillParser';
-import type { LintFinding } from '../../../src/core/skills/skillTypes';
+import { LINT_RULES, lintSkill } from '../../../src/core/skills/lint/skillLint';
+import { parseSkillBytes } from '../../../src/core/skills/model/skillParser';
+import type { ParsedSkill } from '../../../src/core/skills/model/skillParser';
+import type { LintFinding } from '../../../src/core/skills/model/skillTypes';
 import { repoRoot } from '../../repoRoot';
 
 const corpus = path.join(repoRoot(), '..', 'shared', 'corpus');

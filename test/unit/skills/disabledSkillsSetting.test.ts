@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { disabledSettingChange } from '../../../src/core/skills/disabledSkillsSetting';
+import { disabledSettingChange } from '../../../src/core/skills/index/disabledSkillsSetting';
 
 describe('where enabling and disabling a skill is written', () => {
   it('disables a project skill for this workspace, keeping what the user list disables', () => {

@@ -6,10 +6,10 @@ import {
   firstSentence,
   SHORT_DESCRIPTION_CHARS,
   shortenDescription,
-} from '../../../src/core/skills/skillCatalog';
-import type { CatalogResult } from '../../../src/core/skills/skillCatalog';
-import type { SkillRecord } from '../../../src/core/skills/skillTypes';
-import { estimateTokens } from '../../../src/core/skills/tokenEstimate';
+} from '../../../src/core/skills/catalog/skillCatalog';
+import type { CatalogResult } from '../../../src/core/skills/catalog/skillCatalog';
+import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
+import { estimateTokens } from '../../../src/core/text/tokenEstimate';
 import { seededRandom as seeded } from '../../../bench/generateSkillTree';
 import { skillRecord } from './skillRecordFixture';
 

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { draftName, draftSkill, requestGist } from '../../../src/core/skills/skillDraft';
-import { checkDraft } from '../../../src/core/skills/skillDraftCheck';
-import type { TranscriptFacts } from '../../../src/core/skills/skillDraftFacts';
-import { transcriptFacts } from '../../../src/core/skills/skillDraftFacts';
+import { draftName, draftSkill, requestGist } from '../../../src/core/skills/draft/skillDraft';
+import { checkDraft } from '../../../src/core/skills/draft/skillDraftCheck';
+import type { TranscriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
+import { transcriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
 import { isValidSkillName } from '../../../src/core/skills/lint/identityRules';
-import { parseSkillText } from '../../../src/core/skills/skillParser';
+import { parseSkillText } from '../../../src/core/skills/model/skillParser';
 import { TranscriptBuilder, parserFixSession } from './draftTranscripts';
 
 function hugeSession(): TranscriptBuilder {

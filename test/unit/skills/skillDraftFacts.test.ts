@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { ChatMessage } from '../../../src/core/agent/chatTypes';
+import type { ChatMessage } from '../../../src/core/llm/chatTypes';
 import { withSkillSuggestions } from '../../../src/core/agent/systemPrompt';
-import { redactSecrets } from '../../../src/core/skills/draftText';
-import { FACT_LIMITS, transcriptFacts } from '../../../src/core/skills/skillDraftFacts';
+import { redactSecrets } from '../../../src/core/skills/draft/draftText';
+import { FACT_LIMITS, transcriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
 import { TranscriptBuilder, parserFixSession } from './draftTranscripts';
 
 describe('transcriptFacts', () => {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import type { ChatModel, ChatRequest, ModelEvent } from '../../../src/core/agent/chatTypes';
-import { ModelError } from '../../../src/core/agent/chatTypes';
-import { draftSkill } from '../../../src/core/skills/skillDraft';
-import { transcriptFacts } from '../../../src/core/skills/skillDraftFacts';
-import { draftSkillWithModel } from '../../../src/core/skills/skillDraftModel';
-import { draftPromptMessages, extractSkillMd, MAX_FACTS_CHARS, renderFacts } from '../../../src/core/skills/skillDraftPrompt';
+import type { ChatModel, ChatRequest, ModelEvent } from '../../../src/core/llm/chatTypes';
+import { ModelError } from '../../../src/core/llm/chatTypes';
+import { draftSkill } from '../../../src/core/skills/draft/skillDraft';
+import { transcriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
+import { draftSkillWithModel } from '../../../src/core/skills/draft/skillDraftModel';
+import { draftPromptMessages, extractSkillMd, MAX_FACTS_CHARS, renderFacts } from '../../../src/core/skills/draft/skillDraftPrompt';
 import { parserFixSession, TranscriptBuilder } from './draftTranscripts';
 
 /** A ChatModel that answers every request with one scripted behaviour and remembers the requests. */

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { draftSkill } from '../../../src/core/skills/skillDraft';
-import { transcriptFacts } from '../../../src/core/skills/skillDraftFacts';
-import { finalizeDraft, saveDraft } from '../../../src/core/skills/skillDraftSave';
+import { draftSkill } from '../../../src/core/skills/draft/skillDraft';
+import { transcriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
+import { finalizeDraft, saveDraft } from '../../../src/core/skills/draft/skillDraftSave';
 import { parserFixSession } from './draftTranscripts';
 import { makeWorkspace, skillMd } from './skillToolWorkspace';
 import type { ToolWorkspace } from './skillToolWorkspace';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readFrontmatterFast } from '../../../src/core/skills/fastFrontmatter';
-import { HEADER_BYTES, parseSkillHeaderText, readSkillHeader } from '../../../src/core/skills/skillHeader';
+import { readFrontmatterFast } from '../../../src/core/skills/model/fastFrontmatter';
+import { HEADER_BYTES, parseSkillHeaderText, readSkillHeader } from '../../../src/core/skills/model/skillHeader';
 import { repoRoot } from '../../repoRoot';
 
 function corpusSkillFiles(): string[] {

@@ -2,13 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
-import type { SkillRoot } from '../../../src/core/skillRoots';
-import type { SnapshotStore } from '../../../src/core/skills/indexSnapshot';
-import type { SkillChangeEvent, SkillIndexOptions } from '../../../src/core/skills/skillIndex';
-import { SkillIndex } from '../../../src/core/skills/skillIndex';
-import { SyncReadFileSystem } from '../../../src/core/syncReadFileSystem';
-import type { IndexedSkillRecord } from '../../../src/core/skills/skillRecordSet';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import type { SkillRoot } from '../../../src/core/base/skillRoots';
+import type { SnapshotStore } from '../../../src/core/skills/index/indexSnapshot';
+import type { SkillChangeEvent, SkillIndexOptions } from '../../../src/core/skills/index/skillIndex';
+import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
+import { SyncReadFileSystem } from '../../../src/core/base/syncReadFileSystem';
+import type { IndexedSkillRecord } from '../../../src/core/skills/index/skillRecordSet';
 import { repoRoot } from '../../repoRoot';
 
 function writeTree(base: string, files: Record<string, string | Uint8Array>): void {

@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyTextEdits } from '../../../src/core/skills/lint/applyTextEdits';
 import { hasWhenToUseSignal } from '../../../src/core/skills/lint/whenToUse';
-import { LINT_RULES, lintSkill } from '../../../src/core/skills/skillLint';
-import type { LintContext } from '../../../src/core/skills/skillLint';
-import { parseSkillText } from '../../../src/core/skills/skillParser';
-import type { LintFinding } from '../../../src/core/skills/skillTypes';
+import { LINT_RULES, lintSkill } from '../../../src/core/skills/lint/skillLint';
+import type { LintContext } from '../../../src/core/skills/lint/skillLint';
+import { parseSkillText } from '../../../src/core/skills/model/skillParser';
+import type { LintFinding } from '../../../src/core/skills/model/skillTypes';
 import { repoRoot } from '../../repoRoot';
 
 const DESCRIPTION = 'Fill in PDF forms from a JSON file. Use when the user asks to fill a PDF form.';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { browserSearch } from '../../../src/core/skills/browserSearch';
-import { buildCatalog } from '../../../src/core/skills/skillCatalog';
-import { LIST_DESCRIPTION_CHARS, browserCatalogSummary, browserSkills, catalogStates } from '../../../src/core/skills/skillListItems';
-import { SkillSearch } from '../../../src/core/skills/skillSearch';
-import type { SkillRecord } from '../../../src/core/skills/skillTypes';
-import type { SkillUsageEntry } from '../../../src/core/skills/skillUsage';
+import { browserSearch } from '../../../src/core/skills/search/browserSearch';
+import { buildCatalog } from '../../../src/core/skills/catalog/skillCatalog';
+import { LIST_DESCRIPTION_CHARS, browserCatalogSummary, browserSkills, catalogStates } from '../../../src/core/skills/catalog/skillListItems';
+import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
+import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
+import type { SkillUsageEntry } from '../../../src/core/skills/index/skillUsage';
 import { skillRecord } from './skillRecordFixture';
 
 const usage = (entry: Partial<SkillUsageEntry>): SkillUsageEntry => ({ views: 0, runs: 0, edits: 0, successes: 0, failures: 0, totalLatencyMs: 0, ...entry });

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_SKILL_MD_CHARS, MAX_SUPPORT_FILE_BYTES } from '../../../src/core/skills/skillManage';
-import { SkillSearch } from '../../../src/core/skills/skillSearch';
+import { MAX_SKILL_MD_CHARS, MAX_SUPPORT_FILE_BYTES } from '../../../src/core/skills/tools/skillManage';
+import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
 import type { ToolWorkspace } from './skillToolWorkspace';
 import { makeWorkspace, names, skillMd } from './skillToolWorkspace';
 

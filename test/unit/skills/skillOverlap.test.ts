@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { corpusDir, loadCorpusRecords } from '../../../bench/benchRetrieval';
-import { draftSkill } from '../../../src/core/skills/skillDraft';
-import { transcriptFacts } from '../../../src/core/skills/skillDraftFacts';
-import { NO_PITFALLS } from '../../../src/core/skills/skillDraft';
-import { mergeDraftIntoSkill } from '../../../src/core/skills/skillMerge';
-import { findSkillOverlaps, OVERLAP_THRESHOLD, proposeSkillPatch, skillOverlapOffer } from '../../../src/core/skills/skillOverlap';
-import { SkillSearch } from '../../../src/core/skills/skillSearch';
-import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+import { draftSkill } from '../../../src/core/skills/draft/skillDraft';
+import { transcriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
+import { NO_PITFALLS } from '../../../src/core/skills/draft/skillDraft';
+import { mergeDraftIntoSkill } from '../../../src/core/skills/draft/skillMerge';
+import { findSkillOverlaps, OVERLAP_THRESHOLD, proposeSkillPatch, skillOverlapOffer } from '../../../src/core/skills/draft/skillOverlap';
+import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
+import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
 import { TranscriptBuilder } from './draftTranscripts';
 import { skillRecord } from './skillRecordFixture';
 

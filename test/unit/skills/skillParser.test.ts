@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { applyTextEdits } from '../../../src/core/skills/lint/applyTextEdits';
-import { MAX_SKILL_BYTES, decodeSkillBytes, parseSkillBytes, parseSkillText } from '../../../src/core/skills/skillParser';
-import type { LintFinding } from '../../../src/core/skills/skillTypes';
+import { MAX_SKILL_BYTES, decodeSkillBytes, parseSkillBytes, parseSkillText } from '../../../src/core/skills/model/skillParser';
+import type { LintFinding } from '../../../src/core/skills/model/skillTypes';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const codes = (problems: readonly LintFinding[]): string[] => problems.map((p) => p.code);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { applyPatch, closestLines } from '../../../src/core/skills/skillPatch';
+import { applyPatch, closestLines } from '../../../src/core/text/patchMatcher';
 
 function patched(text: string, oldString: string, newString: string, replaceAll = false): string {
   const outcome = applyPatch(text, oldString, newString, { replaceAll });

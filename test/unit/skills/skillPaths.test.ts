@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import {
   checkCategory,
   closestNames,
@@ -13,7 +13,7 @@ import {
   skillNameProblem,
   suggestSkillName,
   supportFolderProblem,
-} from '../../../src/core/skills/skillPaths';
+} from '../../../src/core/skills/model/skillPaths';
 
 function refusal(result: { ok: boolean; error?: string }): string {
   assert.equal(result.ok, false, 'expected a refusal');

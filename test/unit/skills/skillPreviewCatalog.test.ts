@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { buildCatalog, catalogLine, firstSentence } from '../../../src/core/skills/skillCatalog';
-import type { CatalogLineInput } from '../../../src/core/skills/skillPreviewCatalog';
-import { catalogName, previewCatalogEntry, previewCatalogLine } from '../../../src/core/skills/skillPreviewCatalog';
-import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+import { buildCatalog, catalogLine, firstSentence } from '../../../src/core/skills/catalog/skillCatalog';
+import type { CatalogLineInput } from '../../../src/core/skills/preview/skillPreviewCatalog';
+import { catalogName, previewCatalogEntry, previewCatalogLine } from '../../../src/core/skills/preview/skillPreviewCatalog';
+import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
 import { skillRecord } from './skillRecordFixture';
 
 function input(record: SkillRecord, records: readonly SkillRecord[], extra: Partial<CatalogLineInput> = {}): CatalogLineInput {

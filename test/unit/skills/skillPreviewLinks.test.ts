@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { classifyPreviewLink } from '../../../src/core/skills/skillPreviewLinks';
+import { classifyPreviewLink } from '../../../src/core/skills/preview/skillPreviewLinks';
 
 describe('classifyPreviewLink (links clicked in the SKILL.md preview)', () => {
   it('refuses script and local-resource schemes however they are disguised', () => {

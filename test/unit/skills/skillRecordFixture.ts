@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
 
 export const FIXTURE_ROOT = path.join(path.sep, 'skills');
 

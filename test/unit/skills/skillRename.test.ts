@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseSkillText } from '../../../src/core/skills/skillParser';
-import { newSkillNameProblem, titleFromName, withFrontmatterName } from '../../../src/core/skills/skillRename';
+import { parseSkillText } from '../../../src/core/skills/model/skillParser';
+import { newSkillNameProblem, titleFromName, withFrontmatterName } from '../../../src/core/skills/tools/skillRename';
 import { skillRecord } from './skillRecordFixture';
 
 function renamed(text: string, name: string): string {

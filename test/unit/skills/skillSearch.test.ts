@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { corpusDir, evaluateRetrieval, loadCorpusRecords, readRetrievalQueries } from '../../../bench/benchRetrieval';
-import { queryTerms, searchTerms } from '../../../src/core/skills/searchText';
-import { SkillSearch } from '../../../src/core/skills/skillSearch';
-import type { SkillRecord } from '../../../src/core/skills/skillTypes';
+import { queryTerms, searchTerms } from '../../../src/core/skills/search/searchText';
+import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
+import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
 import { seededRandom as seeded } from '../../../bench/generateSkillTree';
 import { FIXTURE_ROOT as rootPath, skillRecord } from './skillRecordFixture';
 

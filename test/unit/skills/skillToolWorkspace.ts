@@ -2,12 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
-import type { SkillRoot } from '../../../src/core/skillRoots';
-import { skillRootCandidates } from '../../../src/core/skillRoots';
-import { SkillIndex } from '../../../src/core/skills/skillIndex';
-import type { SkillToolContext, ToolResult } from '../../../src/core/skills/skillTools';
-import { runSkillTool } from '../../../src/core/skills/skillTools';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import type { SkillRoot } from '../../../src/core/base/skillRoots';
+import { skillRootCandidates } from '../../../src/core/base/skillRoots';
+import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
+import type { SkillToolContext, ToolResult } from '../../../src/core/skills/tools/skillTools';
+import { runSkillTool } from '../../../src/core/skills/tools/skillTools';
 
 /** A temp project and home folder with every skill root of a one-folder workspace, and an index over them. */
 export interface ToolWorkspace {

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
-import type { SkillRoot } from '../../../src/core/skillRoots';
-import { SkillIndex } from '../../../src/core/skills/skillIndex';
-import { SkillSearch } from '../../../src/core/skills/skillSearch';
-import type { SkillToolContext } from '../../../src/core/skills/skillTools';
-import { MAX_VIEW_CHARS, SKILL_TOOL_SCHEMAS, runSkillTool } from '../../../src/core/skills/skillTools';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import type { SkillRoot } from '../../../src/core/base/skillRoots';
+import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
+import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
+import type { SkillToolContext } from '../../../src/core/skills/tools/skillTools';
+import { MAX_VIEW_CHARS, SKILL_TOOL_SCHEMAS, runSkillTool } from '../../../src/core/skills/tools/skillTools';
 import { repoRoot } from '../../repoRoot';
 import type { ToolWorkspace } from './skillToolWorkspace';
 import { makeWorkspace, names, skillMd } from './skillToolWorkspace';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { SkillUsage } from '../../../src/core/skills/skillUsage';
-import { MemoryTextStore } from '../../../src/core/textStore';
+import { SkillUsage } from '../../../src/core/skills/index/skillUsage';
+import { MemoryTextStore } from '../../../src/core/base/textStore';
 
 describe('SkillUsage', () => {
   it('counts views, runs and edits with outcomes and last use, and survives a restart', async () => {

@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { DirEntry } from '../../../src/core/fileSystemPort';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
-import type { SkillRoot } from '../../../src/core/skillRoots';
-import type { WalkResult } from '../../../src/core/skills/skillWalker';
-import { SkillWalker } from '../../../src/core/skills/skillWalker';
+import type { DirEntry } from '../../../src/core/base/fileSystemPort';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import type { SkillRoot } from '../../../src/core/base/skillRoots';
+import type { WalkResult } from '../../../src/core/skills/index/skillWalker';
+import { SkillWalker } from '../../../src/core/skills/index/skillWalker';
 
 function writeTree(base: string, files: Record<string, string>): void {
   for (const [rel, content] of Object.entries(files)) {

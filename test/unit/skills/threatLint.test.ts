@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { LINT_RULES, lintSkill } from '../../../src/core/skills/skillLint';
-import { parseSkillText } from '../../../src/core/skills/skillParser';
-import type { LintFinding } from '../../../src/core/skills/skillTypes';
+import { LINT_RULES, lintSkill } from '../../../src/core/skills/lint/skillLint';
+import { parseSkillText } from '../../../src/core/skills/model/skillParser';
+import type { LintFinding } from '../../../src/core/skills/model/skillTypes';
 import { makeWorkspace, skillMd } from './skillToolWorkspace';
 
 const DESCRIPTION = 'Fill in PDF forms from a JSON file. Use when the user asks to fill a PDF form.';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSkillText } from '../../../src/core/skills/skillParser';
-import { MAX_DIAGRAM_STEPS, skillName, workflowGraph } from '../../../src/core/skills/workflowGraph';
+import { parseSkillText } from '../../../src/core/skills/model/skillParser';
+import { MAX_DIAGRAM_STEPS, skillName, workflowGraph } from '../../../src/core/skills/model/workflowGraph';
 import { repoRoot } from '../../repoRoot';
 
 const known = (...names: string[]) => (name: string) => names.includes(name);

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../../src/core/nodeFileSystem';
-import type { ToolResult } from '../../../src/core/skills/skillTools';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import type { ToolResult } from '../../../src/core/skills/tools/skillTools';
 import type { WorkspaceToolOptions } from '../../../src/core/tools/workspaceTools';
 import { WorkspaceTools } from '../../../src/core/tools/workspaceTools';
 

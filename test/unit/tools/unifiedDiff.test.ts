@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { clipDiff, unifiedDiff } from '../../../src/core/tools/unifiedDiff';
+import { clipDiff, unifiedDiff } from '../../../src/core/text/unifiedDiff';
 
 const lines = (n: number, edit: (i: number) => string | undefined = () => undefined): string =>
   Array.from({ length: n }, (_, i) => edit(i + 1) ?? `line ${i + 1}`).join('\n') + '\n';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { FileSystemPort } from '../../../src/core/fileSystemPort';
+import type { FileSystemPort } from '../../../src/core/base/fileSystemPort';
 import { JsTextSearch } from '../../../src/core/tools/jsTextSearch';
 import { NodeProcessPort } from '../../../src/core/tools/processPort';
 import { RipgrepSearch } from '../../../src/core/tools/ripgrepSearch';

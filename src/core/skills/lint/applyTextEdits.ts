@@ -1,4 +1,4 @@
-import type { TextEdit } from '../skillTypes';
+import type { TextEdit } from '../model/skillTypes';
 
 /** Offsets where each line starts, counting CRLF, LF and lone CR as VS Code (and the parser) does. */
 export function lineStarts(text: string): number[] {

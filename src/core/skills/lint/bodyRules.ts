@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { LintFinding, TextRange } from '../skillTypes';
+import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from './lintRules';
 import type { ExistenceCheck, RuleInput, RuleOutput } from './ruleInput';
 import { lineRange, range } from './textRanges';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { isPlainObject } from '../skillParser';
-import type { LintFinding, TextRange } from '../skillTypes';
+import { isPlainObject } from '../model/skillParser';
+import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from './lintRules';
 import type { ExistenceCheck, RuleInput, RuleOutput } from './ruleInput';
 import { blockEnd, findChildKeyLine, keyRange, lineRange, valueRange } from './textRanges';

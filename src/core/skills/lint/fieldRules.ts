@@ -1,6 +1,6 @@
 import * as semver from 'semver';
-import { isPlainObject } from '../skillParser';
-import type { LintFinding, QuickFix, TextRange } from '../skillTypes';
+import { isPlainObject } from '../model/skillParser';
+import type { LintFinding, QuickFix, TextRange } from '../model/skillTypes';
 import { finding } from './lintRules';
 import type { RuleInput } from './ruleInput';
 import { blockEnd, codePointLength, findChildKeyLine, inlineValueRange, keyRange, valueRange, yamlQuote, yamlScalar } from './textRanges';

@@ -1,4 +1,4 @@
-import type { LintFinding, QuickFix, TextEdit } from '../skillTypes';
+import type { LintFinding, QuickFix, TextEdit } from '../model/skillTypes';
 import { finding } from './lintRules';
 import type { RuleInput } from './ruleInput';
 import { hasWhenToUseSignal } from './whenToUse';

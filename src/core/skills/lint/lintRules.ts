@@ -1,4 +1,4 @@
-import type { LintFinding, QuickFix, Severity, TextRange } from '../skillTypes';
+import type { LintFinding, QuickFix, Severity, TextRange } from '../model/skillTypes';
 
 export interface LintRule {
   readonly code: string;

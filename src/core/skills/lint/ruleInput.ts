@@ -1,6 +1,6 @@
-import type { ParsedSkill } from '../skillParser';
-import type { LintContext } from '../skillLint';
-import type { LintFinding } from '../skillTypes';
+import type { ParsedSkill } from '../model/skillParser';
+import type { LintContext } from './skillLint';
+import type { LintFinding } from '../model/skillTypes';
 
 /** What every rule group reads. */
 export interface RuleInput {

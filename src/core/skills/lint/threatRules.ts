@@ -1,7 +1,7 @@
 import type { ThreatCategory } from '../../security/threatPatterns';
 import type { ThreatFinding } from '../../security/threatScanner';
 import { escapeInvisible, scanText } from '../../security/threatScanner';
-import type { LintFinding, TextRange } from '../skillTypes';
+import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from './lintRules';
 import type { RuleInput } from './ruleInput';
 import { range } from './textRanges';

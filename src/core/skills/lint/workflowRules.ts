@@ -1,6 +1,6 @@
 import * as semver from 'semver';
-import { isPlainObject } from '../skillParser';
-import type { LintFinding, TextRange } from '../skillTypes';
+import { isPlainObject } from '../model/skillParser';
+import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from './lintRules';
 import type { RuleInput } from './ruleInput';
 import { blockEnd, findText, keyRange, lineRange } from './textRanges';

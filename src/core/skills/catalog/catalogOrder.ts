@@ -1,0 +1,176 @@
+import type { SkillRecord } from '../model/skillTypes';
+import { tokenUnits } from '../../text/tokenEstimate';
+import type { TokenUnits } from '../../text/tokenEstimate';
+
+/** A description as the catalog may show it, with the cost of its whole line "- name: text\n". */
+export interface ShownDescription {
+  readonly text: string;
+  readonly lineUnits: Readonly<TokenUnits>;
+}
+
+/**
+ * What the catalog needs of one record, worked out once per record object: records are immutable
+ * and the index hands out the same objects until a skill changes, so after one change only that
+ * skill is measured again. The descriptions are filled in by the catalog when it first needs them.
+ */
+export interface CatalogItem {
+  readonly record: SkillRecord;
+  /** The name on one line, as listed. */
+  readonly name: string;
+  readonly nameUnits: Readonly<TokenUnits>;
+  /** The category on one line: the key of its group, `''` at the top level. */
+  readonly category: string;
+  /** project 0, user 1, other 2: closer scopes are more useful. */
+  readonly scopeRank: number;
+  full?: ShownDescription;
+  sentence?: ShownDescription;
+  short?: ShownDescription;
+  /** Bookkeeping of catalogOrder: the call that last saw the item, and whether it is in the remembered order. */
+  seenIn: number;
+  remembered: boolean;
+}
+
+function isClean(text: string): boolean {
+  const last = text.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32) {
+      if (i === 0 || i === last || text.charCodeAt(i + 1) === 32) return false;
+    } else if (code < 32 || code === 127 || (code > 127 && /\s/.test(text[i] as string))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** One line of text: control characters and runs of white space become single spaces. */
+export function oneLine(text: string): string {
+  // Most names and descriptions are clean already; a scan is much cheaper than a replace.
+  return isClean(text) ? text : text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
+export function skillName(record: SkillRecord): string {
+  return oneLine(record.name) || oneLine(record.folderName) || '(unnamed)';
+}
+
+const items = new WeakMap<SkillRecord, CatalogItem>();
+/**
+ * One string object per category: the catalog groups 10,000 skills with a Map keyed by category,
+ * and a lookup by a string it has seen (hash kept, equal by identity) costs half of one by a copy.
+ * Clearing it only costs that sharing.
+ */
+const categories = new Map<string, string>();
+
+function sharedCategory(category: string): string {
+  const known = categories.get(category);
+  if (known !== undefined) return known;
+  if (categories.size >= 10_000) categories.clear();
+  categories.set(category, category);
+  return category;
+}
+
+function catalogItem(record: SkillRecord): CatalogItem {
+  let item = items.get(record);
+  if (!item) {
+    const name = skillName(record);
+    item = {
+      record,
+      name,
+      nameUnits: tokenUnits(name),
+      category: sharedCategory(oneLine(record.category)),
+      scopeRank: record.scope === 'project' ? 0 : record.scope === 'user' ? 1 : 2,
+      seenIn: 0,
+      remembered: false,
+    };
+    items.set(record, item);
+  }
+  return item;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Name, then file: the order of skills within a category, and the last word on usefulness. */
+export function byNameThenFile(a: CatalogItem, b: CatalogItem): number {
+  return compareText(a.name, b.name) || compareText(a.record.file, b.record.file);
+}
+
+/**
+ * The order of the last call, kept so that the next call, usually after one skill changed, costs a
+ * pass over the records instead of a sort of 10,000 names. It never changes a result: the order is
+ * a function of the set of records (two records with the same name and file are never remembered).
+ */
+let remembered: readonly CatalogItem[] = [];
+let calls = 0;
+
+function remember(order: readonly CatalogItem[]): void {
+  for (const item of remembered) item.remembered = false;
+  for (let i = 1; i < order.length; i++) {
+    if (byNameThenFile(order[i - 1] as CatalogItem, order[i] as CatalogItem) === 0) {
+      remembered = [];
+      return;
+    }
+  }
+  for (const item of order) item.remembered = true;
+  remembered = order;
+}
+
+/** Insertion point of `item` in `order`, or -1 when an item with the same name and file is there. */
+function insertionPoint(order: readonly CatalogItem[], item: CatalogItem): number {
+  let low = 0;
+  let high = order.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const side = byNameThenFile(order[mid] as CatalogItem, item);
+    if (side === 0) return -1;
+    if (side < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * The catalog items of `records` sorted by name, then file (records with the same name and file
+ * stay in input order). Do not modify the returned array.
+ */
+export function catalogOrder(records: readonly SkillRecord[]): readonly CatalogItem[] {
+  const call = ++calls;
+  const all: CatalogItem[] = new Array<CatalogItem>(records.length);
+  const added: CatalogItem[] = [];
+  let repeated = false;
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] as SkillRecord;
+    const item = items.get(record) ?? catalogItem(record);
+    if (item.seenIn === call) repeated = true;
+    item.seenIn = call;
+    all[i] = item;
+    if (!item.remembered) added.push(item);
+  }
+  const removed = remembered.length - (all.length - added.length);
+  // Past a few changes a sort is as cheap as inserting them one by one.
+  if (!repeated && added.length + removed <= Math.max(16, all.length >> 5)) {
+    // Nothing changed: the remembered array is never modified once returned, so it can be shared.
+    if (added.length === 0 && removed === 0) return remembered;
+    const order: CatalogItem[] = [];
+    for (let i = 0; i < remembered.length; i++) {
+      const item = remembered[i] as CatalogItem;
+      if (item.seenIn === call) order.push(item);
+      else item.remembered = false;
+    }
+    let clash = false;
+    for (const item of added) {
+      const at = insertionPoint(order, item);
+      if (at < 0) clash = true;
+      else order.splice(at, 0, item);
+    }
+    if (!clash) {
+      for (const item of added) item.remembered = true;
+      remembered = order;
+      return order;
+    }
+  }
+  const sorted = all.sort(byNameThenFile);
+  remember(repeated ? [] : sorted);
+  return sorted;
+}

@@ -1,0 +1,413 @@
+import MiniSearch from 'minisearch';
+import type { SearchOptions, SearchResult } from 'minisearch';
+import { queryTerms, searchTerms } from './searchText';
+import type { SkillRecord } from '../model/skillTypes';
+
+export interface SkillSearchHit {
+  readonly record: SkillRecord;
+  /** BM25-based for `search` (unbounded, only comparable within one result list); 0–1 for `similar`. */
+  readonly score: number;
+  /**
+   * `search`: the query terms that matched, in query order; `similar`: the terms the draft shares with
+   * the record. Both in normalized form (lower-case, stemmed: "deploying" → "deploi"), as searchTerms gives.
+   */
+  readonly matched: readonly string[];
+  /**
+   * `search`: the record fields that matched, in the order name, description, tags, useCases,
+   * exampleQueries, headings, category; `similar`: `['name']` when the names are equal, else empty.
+   */
+  readonly fields: readonly string[];
+}
+
+export interface SkillSearchOptions {
+  /** Most hits to return; default 10. */
+  readonly top?: number;
+  readonly filter?: (record: SkillRecord) => boolean;
+}
+
+export interface SuggestOptions extends SkillSearchOptions {
+  /** Least score for a suggestion (same scale as `search`); default 2. Below it a hit is noise. */
+  readonly minScore?: number;
+}
+
+export interface SimilarOptions {
+  /** Most hits to return; default 5. */
+  readonly top?: number;
+  /** Least similarity (0–1) for a hit; default 0.35 (see docs/search-and-catalog.md). */
+  readonly minScore?: number;
+}
+
+export interface SkillDraft {
+  readonly name: string;
+  readonly description: string;
+  readonly body?: string;
+}
+
+type Field = 'name' | 'description' | 'tags' | 'useCases' | 'exampleQueries' | 'headings' | 'category';
+const FIELDS: readonly Field[] = ['name', 'description', 'tags', 'useCases', 'exampleQueries', 'headings', 'category'];
+
+/**
+ * Field weights. The name and the skill's own trigger phrases (tags, use cases, example queries) are
+ * written to be matched; headings are many and generic, so they only break ties. See
+ * docs/search-and-catalog.md for how these were measured.
+ */
+const BOOST: Readonly<Record<Field, number>> = {
+  name: 2,
+  description: 1.5,
+  tags: 1.5,
+  useCases: 1,
+  exampleQueries: 1,
+  headings: 0.3,
+  category: 0.5,
+};
+
+/** Distinct terms read from one query, about 4,000 characters of prose; the rest is not read. */
+const MAX_QUERY_TERMS = 256;
+/**
+ * Terms searched for, at most: more than any question has. minisearch's time grows with the records
+ * each term occurs in, so of a longer text (a pasted document) only the rarest are searched.
+ */
+const MAX_SEARCHED_TERMS = 24;
+/** Prefix matching only for longer terms: short stems ("test", "app") would match half the index. */
+const PREFIX_MIN_LENGTH = 5;
+const DEFAULT_TOP = 10;
+const DEFAULT_MIN_SIMILARITY = 0.35;
+const DEFAULT_SUGGESTIONS = 3;
+const DEFAULT_MIN_SUGGESTION_SCORE = 2;
+/**
+ * Records a suggestion search may score, summed over its terms' document frequencies. minisearch
+ * scores every record a term occurs in (about a microsecond each at 10,000 skills), so one message of
+ * words that half the index holds costs as much as a full search, on every turn. Such words cannot
+ * pick three skills out of thousands anyway: the rarest terms are searched, common ones only while
+ * they fit. The whole corpus (612 skills) never reaches the budget on the dev queries, so there
+ * suggestions equal the top of `search` (docs/search-and-catalog.md).
+ */
+const SUGGESTION_POSTING_BUDGET = 2_000;
+
+function fieldText(record: SkillRecord, field: Field): string {
+  switch (field) {
+    case 'name':
+      return record.folderName && record.folderName !== record.name ? `${record.name} ${record.folderName}` : record.name;
+    case 'description':
+      return record.description;
+    case 'tags':
+      return record.tags.join('\n');
+    case 'useCases':
+      return record.useCases.join('\n');
+    case 'exampleQueries':
+      return record.exampleQueries.join('\n');
+    case 'headings':
+      return record.headings.join('\n');
+    case 'category':
+      return record.category;
+  }
+}
+
+/** What minisearch holds per record: the terms of each field, tokenized once (also for `similar`). */
+interface IndexedSkill {
+  readonly file: string;
+  readonly terms: Readonly<Record<Field, readonly string[]>>;
+}
+
+function indexedSkill(record: SkillRecord): IndexedSkill {
+  const terms = {} as Record<Field, readonly string[]>;
+  for (const field of FIELDS) terms[field] = searchTerms(fieldText(record, field));
+  return { file: record.file, terms };
+}
+
+/** Each distinct term of a record once, whatever its fields. */
+function distinctTerms(doc: IndexedSkill): Set<string> {
+  return new Set(Object.values(doc.terms).flat());
+}
+
+/**
+ * How every search runs. The ranking was tuned with these values (docs/search-and-catalog.md), so
+ * the library defaults it relies on are spelled out rather than inherited.
+ */
+const SEARCH_OPTIONS: SearchOptions = {
+  boost: { ...BOOST },
+  combineWith: 'OR',
+  prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
+  fuzzy: false,
+  weights: { prefix: 0.375, fuzzy: 0.45 },
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+};
+
+/**
+ * Suggestions: exact terms only. The posting budget counts the records that hold each exact term; a
+ * prefix would reach records the budget never saw (and it changed no dev-set suggestion).
+ */
+const SUGGEST_SEARCH_OPTIONS: SearchOptions = { prefix: false };
+
+function newIndex(): MiniSearch<IndexedSkill> {
+  return new MiniSearch<IndexedSkill>({
+    idField: 'file',
+    fields: [...FIELDS],
+    // Terms never contain spaces, so joining and splitting on one restores them exactly; the query
+    // is normalized by searchTerms the same way before it reaches minisearch.
+    extractField: (doc, field) => (field === 'file' ? doc.file : doc.terms[field as Field].join(' ')),
+    tokenize: (text) => (text ? text.split(' ') : []),
+    processTerm: (term) => term,
+    searchOptions: SEARCH_OPTIONS,
+  });
+}
+
+function byName(a: SkillRecord, b: SkillRecord): number {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
+}
+
+function byScoreThenName(a: SkillSearchHit, b: SkillSearchHit): number {
+  return b.score - a.score || byName(a.record, b.record);
+}
+
+/** The record fields a result matched in, in FIELDS order. */
+function matchedFields(result: SearchResult): Field[] {
+  const matched = new Set(Object.values(result.match).flat());
+  return FIELDS.filter((field) => matched.has(field));
+}
+
+function topCount(top: number | undefined, fallback: number): number {
+  if (top === undefined || !Number.isFinite(top)) return fallback;
+  return Math.max(0, Math.floor(top));
+}
+
+/**
+ * Lexical ranking of skills (BM25+ over name, description, tags, use cases, example queries,
+ * headings and category, with stemming and per-field weights), updated one record at a time.
+ * Records are keyed by `file`.
+ */
+export class SkillSearch {
+  private index = newIndex();
+  private readonly records = new Map<string, SkillRecord>();
+  /**
+   * What was indexed per file. minisearch's `remove` needs it; its cheaper `discard` leaves the
+   * document in the posting lists until a vacuum, and until then other documents' scores are off.
+   */
+  private readonly indexed = new Map<string, IndexedSkill>();
+  /** What `similar` compares: the record's own words (name, description, trigger phrases) and its headings. */
+  private readonly coreTerms = new TermSets();
+  private readonly headingTerms = new TermSets();
+  /** In how many records each term occurs, in any field: which terms of a long query are rarest. */
+  private readonly documentFrequency = new Map<string, number>();
+
+  constructor(records: readonly SkillRecord[] = []) {
+    this.setAll(records);
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Replaces the whole content (a full rescan); a later record with the same `file` wins. */
+  setAll(records: readonly SkillRecord[]): void {
+    this.index = newIndex();
+    this.records.clear();
+    this.indexed.clear();
+    this.coreTerms.clear();
+    this.headingTerms.clear();
+    this.documentFrequency.clear();
+    const unique = new Map<string, SkillRecord>();
+    for (const record of records) unique.set(record.file, record);
+    const docs = [...unique.values()].map(indexedSkill);
+    this.index.addAll(docs);
+    for (const doc of docs) this.keep(unique.get(doc.file) as SkillRecord, doc);
+  }
+
+  upsert(record: SkillRecord): void {
+    const doc = indexedSkill(record);
+    this.remove(record.file);
+    this.index.add(doc);
+    this.keep(record, doc);
+  }
+
+  /** Removes the record whose SKILL.md is `file`; unknown files are ignored. */
+  remove(file: string): void {
+    const doc = this.indexed.get(file);
+    if (!doc) return;
+    this.index.remove(doc);
+    this.forget(doc);
+  }
+
+  search(query: string, options: SkillSearchOptions = {}): SkillSearchHit[] {
+    const top = topCount(options.top, DEFAULT_TOP);
+    if (top === 0 || typeof query !== 'string') return [];
+    const terms = this.searchedTerms(queryTerms(query, MAX_QUERY_TERMS));
+    if (terms.length === 0) return [];
+    return this.ranked(this.index.search(terms.join(' ')), top, options.filter);
+  }
+
+  /**
+   * The few skills worth suggesting for a chat message, cheaply enough for every turn: the same
+   * ranking as `search`, but over the message's rarer terms only (as many as a budget of scored
+   * records allows), without prefix matching, and only hits scoring at least `minScore`.
+   */
+  suggest(message: string, options: SuggestOptions = {}): SkillSearchHit[] {
+    const top = topCount(options.top, DEFAULT_SUGGESTIONS);
+    if (top === 0 || typeof message !== 'string') return [];
+    const terms = this.affordableTerms(queryTerms(message, MAX_QUERY_TERMS));
+    if (terms.length === 0) return [];
+    const minScore = options.minScore ?? DEFAULT_MIN_SUGGESTION_SCORE;
+    const hits = this.ranked(this.index.search(terms.join(' '), SUGGEST_SEARCH_OPTIONS), top, options.filter);
+    return hits.filter((hit) => hit.score >= minScore);
+  }
+
+  /** The best `top` of minisearch's results (already sorted by score), ties ordered by name. */
+  private ranked(results: SearchResult[], top: number, filter: ((record: SkillRecord) => boolean) | undefined): SkillSearchHit[] {
+    // minisearch scores and sorts every matching document; everything else is done for the few
+    // that can be returned: the filter, the tie-break by name and the matched fields.
+    const hits: SkillSearchHit[] = [];
+    let last = Number.NaN;
+    for (const result of results) {
+      // Past `top`, only results tied with the last kept one can still make the list.
+      if (hits.length >= top && result.score !== last) break;
+      const record = this.records.get(result.id as string) as SkillRecord;
+      if (filter && !filter(record)) continue;
+      hits.push({ record, score: result.score, matched: result.queryTerms, fields: matchedFields(result) });
+      last = result.score;
+    }
+    return hits.sort(byScoreThenName).slice(0, top);
+  }
+
+  /**
+   * Skills that cover much the same ground as a draft: cosine similarity of IDF-weighted term sets
+   * of name, description and trigger phrases (three quarters) and of headings (one quarter, when the
+   * draft has a body with headings); 1 for the same name.
+   */
+  similar(draft: SkillDraft, options: SimilarOptions = {}): SkillSearchHit[] {
+    const top = topCount(options.top, 5);
+    const minScore = options.minScore ?? DEFAULT_MIN_SIMILARITY;
+    if (top === 0 || !draft || typeof draft.name !== 'string' || typeof draft.description !== 'string') return [];
+    const core = new Set(searchTerms(`${draft.name}\n${draft.description}`));
+    const headings = new Set(searchTerms(typeof draft.body === 'string' ? headingLines(draft.body).join('\n') : ''));
+    const draftName = draft.name.trim().toLowerCase();
+    if (core.size === 0 && draftName === '') return [];
+
+    const candidates = new Set<string>();
+    for (const hit of this.search(`${draft.name}\n${draft.description}`, { top: 50 })) candidates.add(hit.record.file);
+    if (draftName) for (const record of this.records.values()) if (record.name.toLowerCase() === draftName) candidates.add(record.file);
+
+    const hits: SkillSearchHit[] = [];
+    for (const file of candidates) {
+      const record = this.records.get(file) as SkillRecord;
+      const byCore = this.coreTerms.cosine(core, file);
+      let score = byCore.score;
+      if (headings.size > 0 && record.headings.length > 0) score = 0.75 * score + 0.25 * this.headingTerms.cosine(headings, file).score;
+      const sameName = draftName !== '' && record.name.toLowerCase() === draftName;
+      if (sameName) score = 1;
+      if (score < minScore) continue;
+      hits.push({ record, score: Math.min(1, score), matched: byCore.shared, fields: sameName ? ['name'] : [] });
+    }
+    return hits.sort(byScoreThenName).slice(0, top);
+  }
+
+  /**
+   * The rarest terms whose document frequencies add up to at most the posting budget (terms no
+   * record holds cost nothing), no more than a full search would take, in query order.
+   */
+  private affordableTerms(terms: string[]): string[] {
+    const frequency = (term: string) => this.documentFrequency.get(term) ?? 0;
+    const kept = new Set<string>();
+    let postings = 0;
+    for (const term of [...terms].sort((a, b) => frequency(a) - frequency(b))) {
+      if (kept.size >= MAX_SEARCHED_TERMS || postings + frequency(term) > SUGGESTION_POSTING_BUDGET) break;
+      postings += frequency(term);
+      kept.add(term);
+    }
+    return terms.filter((term) => kept.has(term));
+  }
+
+  /** All of a short query's terms; of a longer one, the rarest (unknown terms last), in query order. */
+  private searchedTerms(terms: string[]): string[] {
+    if (terms.length <= MAX_SEARCHED_TERMS) return terms;
+    const rarity = (term: string) => this.documentFrequency.get(term) ?? Number.MAX_SAFE_INTEGER;
+    const kept = new Set([...terms].sort((a, b) => rarity(a) - rarity(b)).slice(0, MAX_SEARCHED_TERMS));
+    return terms.filter((term) => kept.has(term));
+  }
+
+  /** Everything but the index itself: the record, what was indexed, and the terms `similar` and long queries use. */
+  private keep(record: SkillRecord, doc: IndexedSkill): void {
+    this.records.set(doc.file, record);
+    this.indexed.set(doc.file, doc);
+    const { name, description, tags, useCases, exampleQueries, headings } = doc.terms;
+    this.coreTerms.set(doc.file, [...name, ...description, ...tags, ...useCases, ...exampleQueries]);
+    this.headingTerms.set(doc.file, headings);
+    for (const term of distinctTerms(doc)) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+  }
+
+  private forget(doc: IndexedSkill): void {
+    this.records.delete(doc.file);
+    this.indexed.delete(doc.file);
+    this.coreTerms.delete(doc.file);
+    this.headingTerms.delete(doc.file);
+    for (const term of distinctTerms(doc)) {
+      const count = (this.documentFrequency.get(term) ?? 1) - 1;
+      if (count > 0) this.documentFrequency.set(term, count);
+      else this.documentFrequency.delete(term);
+    }
+  }
+}
+
+/** Distinct terms per record and how many records hold each one (the IDF of `similar`). */
+class TermSets {
+  private readonly sets = new Map<string, ReadonlySet<string>>();
+  private readonly docFreq = new Map<string, number>();
+
+  clear(): void {
+    this.sets.clear();
+    this.docFreq.clear();
+  }
+
+  set(file: string, terms: readonly string[]): void {
+    this.delete(file);
+    const set = new Set(terms);
+    this.sets.set(file, set);
+    for (const term of set) this.docFreq.set(term, (this.docFreq.get(term) ?? 0) + 1);
+  }
+
+  delete(file: string): void {
+    const set = this.sets.get(file);
+    if (!set) return;
+    for (const term of set) {
+      const count = (this.docFreq.get(term) ?? 1) - 1;
+      if (count > 0) this.docFreq.set(term, count);
+      else this.docFreq.delete(term);
+    }
+    this.sets.delete(file);
+  }
+
+  /** Cosine of the IDF-weighted binary vectors of `terms` and the record's set, with the shared terms. */
+  cosine(terms: ReadonlySet<string>, file: string): { score: number; shared: string[] } {
+    const other = this.sets.get(file);
+    if (!other || terms.size === 0 || other.size === 0) return { score: 0, shared: [] };
+    const shared: string[] = [];
+    let dot = 0;
+    for (const term of terms) {
+      if (!other.has(term)) continue;
+      shared.push(term);
+      dot += this.idf(term) ** 2;
+    }
+    return { score: dot / (this.norm(terms) * this.norm(other)), shared };
+  }
+
+  private idf(term: string): number {
+    return Math.log(1 + (this.sets.size + 1) / ((this.docFreq.get(term) ?? 0) + 1));
+  }
+
+  private norm(terms: ReadonlySet<string>): number {
+    let sum = 0;
+    for (const term of terms) sum += this.idf(term) ** 2;
+    return Math.sqrt(sum);
+  }
+}
+
+/** Markdown heading text of a body: lines starting with `#`, outside fenced code. */
+function headingLines(body: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of body.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    else if (!fenced && line.startsWith('#')) out.push(line.replace(/^#+\s*/, ''));
+  }
+  return out;
+}

@@ -1,0 +1,298 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/base/disposableStore';
+import type { Logger } from '../../core/base/logger';
+import { describeError } from '../../core/base/logger';
+import { currentPlatform } from '../../core/skills/index/skillIndex';
+import { buildSkillPreview } from '../../core/skills/preview/skillPreviewModel';
+import { SKILL_FILE } from '../../core/skills/model/skillTypes';
+import type { HostToPreview, PreviewToHost, SkillPreview } from '../../shared/protocol';
+import { assertNever, parsePreviewMessage } from '../../shared/protocol';
+import { createNonce } from '../panel/panelHtml';
+import { SkillPreviewActions } from './skillPreviewActions';
+import { previewResourceRoots, renderPreviewHtml } from './skillPreviewHtml';
+import type { SkillService } from '../skills/skillService';
+
+// A webview panel's view type is not a manifest contribution, so it is not named like one (skillwright.*).
+export const PREVIEW_VIEW_TYPE = 'skillwrightSkillPreview';
+/** Pause in typing before the preview follows, as for the Problems panel. */
+export const PREVIEW_DEBOUNCE_MS = 200;
+
+export function isSkillFile(uri: vscode.Uri): boolean {
+  return uri.scheme === 'file' && path.basename(uri.fsPath) === SKILL_FILE;
+}
+
+/**
+ * The live SKILL.md preview: one webview panel beside the editor that follows the text of the
+ * SKILL.md being edited (from the editor buffer, debounced) and follows the active editor to
+ * another SKILL.md. Everything it registers lives as long as the panel; closing it releases all.
+ */
+export class SkillPreviewPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private panelStore: DisposableStore | undefined;
+  /** The folder watcher of the current skill, replaced when the preview moves to another skill. */
+  private watcher: vscode.Disposable | undefined;
+  private currentFile: string | undefined;
+  private ready = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private generation = 0;
+  private latest: SkillPreview | undefined;
+  private readonly actions: SkillPreviewActions;
+  private readonly updateEmitter = new vscode.EventEmitter<SkillPreview>();
+  /** Fires with every model the preview is given (used by tests). */
+  readonly onDidUpdate = this.updateEmitter.event;
+  private dropped = 0;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly skills: SkillService,
+    private readonly logger: Logger,
+  ) {
+    this.actions = new SkillPreviewActions(skills.fs, logger);
+  }
+
+  /** The SKILL.md shown, while a preview is open. */
+  get file(): string | undefined {
+    return this.panel ? this.currentFile : undefined;
+  }
+
+  /** The last model built for the open preview. */
+  get current(): SkillPreview | undefined {
+    return this.panel ? this.latest : undefined;
+  }
+
+  get isReady(): boolean {
+    return this.ready && this.panel !== undefined;
+  }
+
+  get html(): string | undefined {
+    return this.panel?.webview.html;
+  }
+
+  /** Inbound messages that failed validation and were dropped. */
+  get droppedMessageCount(): number {
+    return this.dropped;
+  }
+
+  /**
+   * Opens the preview beside the editor for `target` (a SKILL.md URI from a menu, the Skills tab or
+   * a test), or for the active editor's SKILL.md, or asks which skill to preview.
+   */
+  async open(target?: unknown): Promise<void> {
+    const uri = target instanceof vscode.Uri ? target : await this.pickTarget();
+    if (!uri) return;
+    if (!isSkillFile(uri)) {
+      void vscode.window.showWarningMessage(`Skillwright: ${path.basename(uri.fsPath)} is not a SKILL.md; the skill preview shows SKILL.md files only.`);
+      return;
+    }
+    this.currentFile = uri.fsPath;
+    if (this.panel) {
+      this.panel.reveal(this.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+    } else {
+      this.createPanel();
+    }
+    this.onFileChanged();
+  }
+
+  /** Entry for every message from the preview webview; public so tests can send what a broken webview might. */
+  receive(raw: unknown): void {
+    const parsed = parsePreviewMessage(raw);
+    if (!parsed.ok) {
+      this.dropped += 1;
+      this.logger.warn(`Dropped a malformed message from the skill preview: ${parsed.error}`);
+      return;
+    }
+    void this.handle(parsed.value).catch((error: unknown) => {
+      this.logger.error(`Preview: ${parsed.value.type} failed: ${describeError(error)}`);
+      this.post({ type: 'preview/error', message: `${parsed.value.type} failed: ${describeError(error)}` });
+    });
+  }
+
+  /** Closes the preview; everything it registered is released (as when the user closes its tab). */
+  close(): void {
+    this.panel?.dispose();
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    this.panelStore?.dispose();
+    this.updateEmitter.dispose();
+  }
+
+  private async handle(message: PreviewToHost): Promise<void> {
+    const file = this.currentFile;
+    const column = this.panel?.viewColumn;
+    switch (message.type) {
+      case 'preview/ready':
+        this.ready = true;
+        if (this.latest && this.latest.file === file) this.post({ type: 'preview/update', preview: this.latest });
+        await this.update();
+        return;
+      case 'preview/openFile':
+        if (file) await this.actions.openFile(file, message.path, column);
+        return;
+      case 'preview/revealLine':
+        if (file) await this.actions.revealLine(file, message.line, column);
+        return;
+      case 'preview/openLink':
+        if (file) await this.actions.openLink(file, message.href, column);
+        return;
+      default:
+        assertNever(message);
+    }
+  }
+
+  private createPanel(): void {
+    const panel = vscode.window.createWebviewPanel(
+      PREVIEW_VIEW_TYPE,
+      'Skill Preview',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, localResourceRoots: previewResourceRoots(this.extensionUri), retainContextWhenHidden: false },
+    );
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
+    const store = new DisposableStore(this.logger);
+    this.panel = panel;
+    this.panelStore = store;
+    this.ready = false;
+    panel.webview.html = renderPreviewHtml(panel.webview, this.extensionUri, createNonce());
+
+    store.add(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    store.add(
+      panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down (no retained context) and says `preview/ready` again.
+        if (!panel.visible) this.ready = false;
+      }),
+    );
+    store.add(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document.uri.fsPath === this.currentFile && event.contentChanges.length > 0) this.schedule();
+      }),
+    );
+    store.add(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor && isSkillFile(editor.document.uri) && editor.document.uri.fsPath !== this.currentFile) {
+          this.currentFile = editor.document.uri.fsPath;
+          this.onFileChanged();
+        }
+      }),
+    );
+    // Closing an unsaved buffer means the disk copy is what counts again.
+    store.add(vscode.workspace.onDidCloseTextDocument((document) => document.uri.fsPath === this.currentFile && this.schedule()));
+    store.add(this.skills.onDidChange(() => this.schedule()));
+    void this.skills.ready.then(
+      () => this.schedule(),
+      () => undefined,
+    );
+    store.addCallback(() => {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.watcher?.dispose();
+      this.watcher = undefined;
+    });
+    store.add(
+      panel.onDidDispose(() => {
+        this.logger.debug('Skill preview closed');
+        if (this.panel === panel) {
+          this.panel = undefined;
+          this.panelStore = undefined;
+          this.ready = false;
+          this.latest = undefined;
+          this.generation += 1;
+        }
+        store.dispose();
+      }),
+    );
+    this.logger.debug('Skill preview opened');
+  }
+
+  /** The preview moved to another SKILL.md: new title, new folder watcher, and an update at once. */
+  private onFileChanged(): void {
+    const file = this.currentFile;
+    if (!file || !this.panel) return;
+    this.panel.title = `Preview ${path.basename(path.dirname(file))}`;
+    this.watcher?.dispose();
+    // Support files appear and disappear without any editor event; the tree and the lint follow them.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), '**/*'));
+    watcher.onDidCreate(() => this.schedule());
+    watcher.onDidDelete(() => this.schedule());
+    watcher.onDidChange((uri) => uri.fsPath !== file && this.schedule());
+    this.watcher = watcher;
+    void this.update();
+  }
+
+  private schedule(): void {
+    if (!this.panel) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.update();
+    }, PREVIEW_DEBOUNCE_MS);
+  }
+
+  /** Builds the model for the current file from the editor buffer (or the disk) and posts it. */
+  private async update(): Promise<void> {
+    const file = this.currentFile;
+    if (!file || !this.panel) return;
+    const generation = ++this.generation;
+    const document = vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === file);
+    const indexed = this.skills.skillIndex !== undefined;
+    try {
+      const result = await buildSkillPreview(
+        { file, ...(document ? { text: document.getText() } : {}) },
+        {
+          fs: this.skills.fs,
+          records: indexed ? this.skills.skillIndex.all() : [],
+          ...(indexed ? { catalog: this.skills.catalog() } : {}),
+          platform: currentPlatform(),
+          ...this.heldBack(file),
+        },
+      );
+      // A newer update started (more typing, another file) or the preview closed meanwhile.
+      if (generation !== this.generation || !this.panel) return;
+      if (!result.ok) {
+        this.latest = undefined;
+        this.post({ type: 'preview/error', message: result.message });
+        return;
+      }
+      this.latest = result.preview;
+      this.post({ type: 'preview/update', preview: result.preview });
+      this.updateEmitter.fire(result.preview);
+    } catch (error) {
+      this.logger.error(`Preview of ${file} failed: ${describeError(error)}`);
+      if (generation === this.generation) this.post({ type: 'preview/error', message: `The preview could not be built: ${describeError(error)}` });
+    }
+  }
+
+  /** In Restricted Mode the index leaves project skills out; say so instead of "not indexed". */
+  private heldBack(file: string): { notIndexedReason?: string } {
+    if (vscode.workspace.isTrusted || !vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))) return {};
+    return { notIndexedReason: 'Not in the catalog: project skills are held back in Restricted Mode. Trust this folder to offer them to the model.' };
+  }
+
+  private post(message: HostToPreview): void {
+    const panel = this.panel;
+    if (!panel || !this.ready) return;
+    panel.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered) this.logger.debug(`Preview did not take ${message.type} (hidden or reloading)`);
+      },
+      (error: unknown) => this.logger.warn(`Posting ${message.type} to the preview failed: ${describeError(error)}`),
+    );
+  }
+
+  private async pickTarget(): Promise<vscode.Uri | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active && isSkillFile(active)) return active;
+    await this.skills.ready;
+    const records = [...this.skills.skillIndex.all()].sort((a, b) => a.name.localeCompare(b.name));
+    if (records.length === 0) {
+      void vscode.window.showInformationMessage('Skillwright: open a SKILL.md to preview it; no skills were found in the skill folders.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      records.map((record) => ({ label: record.name, description: record.category || undefined, detail: record.description.slice(0, 200), file: record.file })),
+      { title: 'Open Skill Preview', placeHolder: 'Which skill do you want to preview?', matchOnDescription: true, matchOnDetail: true },
+    );
+    return picked ? vscode.Uri.file(picked.file) : undefined;
+  }
+}

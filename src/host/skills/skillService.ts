@@ -1,0 +1,195 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { SETTINGS } from '../../core/base/contributions';
+import { DisposableStore } from '../../core/base/disposableStore';
+import type { Logger } from '../../core/base/logger';
+import { SyncReadFileSystem } from '../../core/base/syncReadFileSystem';
+import { configuredRoots } from '../../core/skills/index/configuredRoots';
+import type { CatalogResult } from '../../core/skills/catalog/skillCatalog';
+import { buildCatalog } from '../../core/skills/catalog/skillCatalog';
+import { SkillIndex } from '../../core/skills/index/skillIndex';
+import { SkillSearch } from '../../core/skills/search/skillSearch';
+import type { SkillRecord } from '../../core/skills/model/skillTypes';
+import { SkillUsage } from '../../core/skills/index/skillUsage';
+import type { SkillRoot } from '../../core/base/skillRoots';
+import { FileTextStore } from '../../core/base/textStore';
+import { SkillWatchers } from './skillWatchers';
+
+export interface SkillChange {
+  readonly added: readonly SkillRecord[];
+  readonly removed: readonly SkillRecord[];
+  readonly changed: readonly SkillRecord[];
+}
+
+/**
+ * Owns the skill index for the window: roots from settings and workspace folders (project roots
+ * only in trusted workspaces), the disk snapshot, watchers, search and the catalog.
+ */
+export class SkillService implements vscode.Disposable {
+  /** Skill roots are local folders; synchronous reads index them about 2.5x faster (docs/decisions.md). */
+  readonly fs = new SyncReadFileSystem();
+  /** Built on first use: indexing 10,000 skills for search takes about a second. */
+  private searchIndex: SkillSearch | undefined;
+  readonly usage: SkillUsage;
+  private readonly store: DisposableStore;
+  private readonly changeEmitter = new vscode.EventEmitter<SkillChange>();
+  /** Fires after the index, search and catalog reflect a change. */
+  readonly onDidChange = this.changeEmitter.event;
+  private index!: SkillIndex;
+  private readonly watchers: SkillWatchers;
+  private catalogCache: CatalogResult | undefined;
+  private rootProblems: string[] = [];
+  private readyPromise: Promise<void> | undefined;
+
+  constructor(
+    private readonly storageDir: string,
+    private readonly logger: Logger,
+  ) {
+    this.store = new DisposableStore(logger);
+    this.store.add(this.changeEmitter);
+    this.usage = new SkillUsage(new FileTextStore(this.fs, path.join(storageDir, 'skill-usage.json')), Date.now, logger);
+    this.store.add(this.usage);
+    this.watchers = this.store.add(
+      new SkillWatchers(this.fs, (paths) => this.invalidate(paths), () => this.skillFolders(), logger),
+    );
+  }
+
+  /** Resolves once the index has records (from the snapshot or a scan). */
+  start(): Promise<void> {
+    this.readyPromise ??= this.startOnce();
+    return this.readyPromise;
+  }
+
+  get ready(): Promise<void> {
+    return this.start();
+  }
+
+  get search(): SkillSearch {
+    this.searchIndex ??= new SkillSearch(this.index.active());
+    return this.searchIndex;
+  }
+
+  get skillIndex(): SkillIndex {
+    return this.index;
+  }
+
+  get problems(): readonly string[] {
+    return [...this.rootProblems, ...(this.index?.warnings ?? [])];
+  }
+
+  catalog(): CatalogResult {
+    this.catalogCache ??= buildCatalog(this.index.active(), { budgetTokens: this.budget(), usage: this.usage.forCatalog() });
+    return this.catalogCache;
+  }
+
+  /** Full rescan ("Reindex Skills"). */
+  async reindex(): Promise<void> {
+    await this.start();
+    await this.index.rescan();
+    this.searchIndex = undefined;
+    this.catalogCache = undefined;
+    this.changeEmitter.fire({ added: [], removed: [], changed: [] });
+  }
+
+  /** Cheap check against the disk (window focus). */
+  async validate(): Promise<void> {
+    await this.start();
+    await this.index.validate();
+  }
+
+  /** Settings, folders or trust changed. */
+  async reconfigure(): Promise<void> {
+    await this.start();
+    const { roots, disabled } = this.readSettings();
+    await this.index.setRoots(roots, disabled);
+    await this.watchers.reset(roots);
+    this.searchIndex = undefined;
+    this.catalogCache = undefined;
+    this.changeEmitter.fire({ added: [], removed: [], changed: [] });
+  }
+
+  async invalidate(paths: readonly string[]): Promise<void> {
+    await this.start();
+    for (const p of paths) await this.index.invalidate(p);
+  }
+
+  /** Saves the index snapshot and usage statistics (deactivate). */
+  async flush(): Promise<void> {
+    await Promise.all([this.index?.saveSnapshot(), this.usage.flush()]);
+  }
+
+  dispose(): void {
+    this.index?.dispose();
+    this.store.dispose();
+  }
+
+  private async startOnce(): Promise<void> {
+    const { roots, disabled } = this.readSettings();
+    this.index = new SkillIndex({
+      fs: this.fs,
+      roots,
+      disabled,
+      snapshot: new FileTextStore(this.fs, path.join(this.storageDir, 'skill-index.json')),
+      logger: this.logger,
+    });
+    this.store.add(this.index.onDidChange((change) => this.applyChange(change)));
+    await Promise.all([this.index.load(), this.usage.load()]);
+    await this.watchers.reset(roots);
+    const active = this.index.active().length;
+    this.logger.info(`Skill index ready: ${this.index.all().length} skill(s), ${active} active, from ${roots.length} folder(s)`);
+  }
+
+  private applyChange(change: SkillChange): void {
+    // Shadowing can flip between copies of a name, so search follows the index's winners by name.
+    const search = this.searchIndex;
+    if (search) {
+      const names = new Set([...change.added, ...change.removed, ...change.changed].map((record) => record.name));
+      for (const record of [...change.removed, ...change.changed, ...change.added]) search.remove(record.file);
+      for (const name of names) {
+        for (const record of this.index.byName(name)) search.remove(record.file);
+        const winner = this.index.get(name);
+        if (winner) search.upsert(winner);
+      }
+    }
+    this.catalogCache = undefined;
+    this.changeEmitter.fire(change);
+  }
+
+  private readSettings(): { roots: SkillRoot[]; disabled: Set<string> } {
+    const config = vscode.workspace.getConfiguration(SETTINGS.section);
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ name: folder.name, fsPath: folder.uri.fsPath }));
+    const { roots, problems } = configuredRoots(folders, os.homedir(), {
+      extraRoots: config.get<string[]>(SETTINGS.extraRoots, []),
+      disabledRoots: config.get<string[]>(SETTINGS.disabledRoots, []),
+    });
+    this.rootProblems = problems;
+    for (const problem of problems) this.logger.warn(problem);
+    // Project skills of an untrusted folder stay out until the user trusts it.
+    const trusted = vscode.workspace.isTrusted;
+    const usable = trusted ? roots : roots.filter((root) => root.scope !== 'project');
+    return { roots: usable, disabled: new Set(config.get<string[]>(SETTINGS.disabledSkills, [])) };
+  }
+
+  private budget(): number {
+    const value = vscode.workspace.getConfiguration(SETTINGS.section).get<number>(SETTINGS.catalogBudget, 3000);
+    return Number.isFinite(value) && value >= 200 ? value : 3000;
+  }
+
+  /** Folders that hold skills, up to their root: where a new skill folder appears. */
+  private *skillFolders(): Iterable<string> {
+    if (!this.index) return;
+    const seen = new Set<string>();
+    for (const record of this.index.all()) {
+      let dir = path.dirname(record.dir);
+      while (!seen.has(dir) && dir.length >= record.root.path.length) {
+        seen.add(dir);
+        yield dir;
+        const parent = path.dirname(dir);
+        if (parent === dir) break;
+        dir = parent;
+      }
+    }
+  }
+}
+

@@ -1,0 +1,174 @@
+import { performance } from 'node:perf_hooks';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { COMMANDS } from '../../core/base/contributions';
+import { DisposableStore } from '../../core/base/disposableStore';
+import type { Logger } from '../../core/base/logger';
+import { browserSearch } from '../../core/skills/search/browserSearch';
+import { browserCatalogSummary, browserSkills } from '../../core/skills/catalog/skillListItems';
+import type { LintCounts } from '../../core/skills/catalog/skillListItems';
+import { SKILL_FILE } from '../../core/skills/model/skillTypes';
+import type { AreaMessage, SkillsList, WebviewToHost } from '../../shared/protocol';
+import { assertNever } from '../../shared/protocol';
+import type { PanelArea, PanelPort } from '../panel/panelArea';
+import type { SkillActions } from './skillActions';
+import type { SkillDiagnostics } from './skillDiagnostics';
+import type { SkillService } from './skillService';
+
+/**
+ * Changes arrive in bursts (a folder moved in, a lint pass). The first change after a quiet spell
+ * is sent at once, so a skill created or renamed from the panel shows up before the editor that
+ * opens it keeps the workbench busy; the rest of a burst becomes one more list at its end.
+ */
+const DEBOUNCE_MS = 150;
+/**
+ * A big list is a big message (10,000 skills are about 3 MB) that the webview validates and
+ * renders again; during a lint pass over all of them, diagnostics change every few milliseconds.
+ * Lists are therefore spaced by up to 2 s for the biggest indexes, and ~0.1 s for a few hundred.
+ */
+const MS_PER_SKILL_BETWEEN_LISTS = 0.2;
+const MAX_LIST_SPACING_MS = 2_000;
+
+/** The skills tab: the list of every skill, the search, and the actions on a skill. */
+export class SkillsController implements PanelArea<'skills'>, vscode.Disposable {
+  private readonly store = new DisposableStore();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A change arrived while the timer was running: send one more list when it ends. */
+  private trailing = false;
+  private lastPostAt = Number.NEGATIVE_INFINITY;
+  private lastCount = 0;
+
+  constructor(
+    private readonly skills: SkillService,
+    private readonly diagnostics: SkillDiagnostics,
+    private readonly port: PanelPort,
+    readonly actions: SkillActions,
+    private readonly logger: Logger,
+  ) {
+    this.store.add(skills.onDidChange(() => this.schedule()));
+    this.store.add(
+      vscode.languages.onDidChangeDiagnostics((event) => {
+        if (event.uris.some((uri) => path.basename(uri.fsPath) === SKILL_FILE)) this.schedule();
+      }),
+    );
+    this.store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedule()));
+    this.store.addCallback(() => this.timer && clearTimeout(this.timer));
+    // The index loads in the background; the first list replaces the "loading" state.
+    void skills.ready.then(() => this.schedule(), () => undefined);
+  }
+
+  async handle(message: AreaMessage<WebviewToHost, 'skills'>): Promise<void> {
+    switch (message.type) {
+      case 'skills/search':
+        return this.search(message.query);
+      case 'skills/open':
+        await this.actions.open(message.file);
+        return;
+      case 'skills/preview':
+        return this.actions.preview(message.file);
+      case 'skills/run': {
+        const record = this.skills.skillIndex.all().find((r) => r.file === message.file);
+        if (!record) throw new Error('That skill is no longer indexed; the list was out of date.');
+        await vscode.commands.executeCommand(COMMANDS.runSkill, { name: record.name });
+        return;
+      }
+      case 'skills/new':
+        await this.actions.newFromTemplate();
+        return;
+      case 'skills/duplicate':
+        await this.actions.duplicate(message.file);
+        return;
+      case 'skills/rename':
+        await this.actions.rename(message.file);
+        return;
+      case 'skills/delete':
+        await this.actions.delete(message.file);
+        return;
+      case 'skills/reveal':
+        return this.actions.reveal(message.file);
+      case 'skills/setEnabled':
+        await this.actions.setEnabled(message.file, message.enabled);
+        return;
+      case 'skills/reindex':
+        await vscode.commands.executeCommand(COMMANDS.reindexSkills);
+        return;
+      default:
+        return assertNever(message);
+    }
+  }
+
+  sync(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.trailing = false;
+    this.post();
+  }
+
+  /** The list as the panel would receive it now (also used by tests). */
+  list(): SkillsList {
+    const trusted = vscode.workspace.isTrusted;
+    const index = this.skills.skillIndex;
+    if (!index) return { loading: true, skills: [], trusted };
+    const lint = (file: string): LintCounts | undefined => {
+      // No findings: either clean or not linted yet; the index's read errors tell the two apart well enough.
+      const findings = this.diagnostics.findingsFor(vscode.Uri.file(file));
+      if (findings.length === 0) return undefined;
+      let errors = 0;
+      let warnings = 0;
+      for (const finding of findings) {
+        if (finding.severity === 'error') errors++;
+        else if (finding.severity === 'warning') warnings++;
+      }
+      return { errors, warnings };
+    };
+    const catalog = this.skills.catalog();
+    const skills = browserSkills({ records: index.all(), lint, usage: (name) => this.skills.usage.get(name), catalog });
+    return { loading: false, skills, catalog: browserCatalogSummary(catalog), trusted };
+  }
+
+  dispose(): void {
+    this.store.dispose();
+  }
+
+  private async search(query: string): Promise<void> {
+    await this.skills.ready;
+    const started = performance.now();
+    const files = browserSearch(query, this.skills.search, this.skills.skillIndex.all());
+    const tookMs = performance.now() - started;
+    this.logger.debug(`Skill browser search "${query.slice(0, 60)}": ${files.length} hit(s) in ${tookMs.toFixed(1)} ms`);
+    this.port.post({ type: 'skills/searchResult', query, files, tookMs });
+  }
+
+  private schedule(): void {
+    // Nothing to send to a hidden panel; its next `panel/ready` asks for a fresh list anyway.
+    if (!this.port.isReady) return;
+    if (this.timer) {
+      this.trailing = true;
+      return;
+    }
+    const gap = Math.max(DEBOUNCE_MS, Math.min(MAX_LIST_SPACING_MS, this.lastCount * MS_PER_SKILL_BETWEEN_LISTS));
+    const wait = this.lastPostAt + gap - performance.now();
+    if (wait <= 0) {
+      this.post();
+      this.trailing = false;
+    } else {
+      this.trailing = true;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.trailing) return;
+      this.trailing = false;
+      this.post();
+    }, wait > 0 ? wait : gap);
+  }
+
+  private post(): void {
+    if (!this.port.isReady) return;
+    const started = performance.now();
+    const list = this.list();
+    this.lastPostAt = performance.now();
+    this.lastCount = list.skills.length;
+    this.logger.trace(`Skill browser list: ${list.skills.length} skill(s) built in ${(this.lastPostAt - started).toFixed(1)} ms`);
+    this.port.post({ type: 'skills/list', list });
+  }
+}
