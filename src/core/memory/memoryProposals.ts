@@ -5,6 +5,7 @@
  * Kept in memory only: proposals not reviewed before the window closes are dropped.
  */
 import type { Disposable } from '../base/disposableStore';
+import { Emitter } from '../base/emitter';
 import type { MemoryAction, MemoryChange, MemoryFailure } from './memoryEdit';
 import { renderMemoryDiff } from './memoryEdit';
 import type { MemoryApplySuccess, MemoryStore } from './memoryStore';
@@ -25,7 +26,7 @@ export type AcceptResult = MemoryApplySuccess | MemoryFailure | { readonly ok: f
 
 export class MemoryProposals {
   private readonly items = new Map<string, MemoryProposal>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<void>('Memory proposals');
   private next = 1;
 
   constructor(
@@ -78,17 +79,10 @@ export class MemoryProposals {
   }
 
   onDidChange(listener: () => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.changes.event(listener);
   }
 
   private changed(): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener();
-      } catch {
-        // A broken listener must not stop the queue or the others.
-      }
-    }
+    this.changes.fire();
   }
 }

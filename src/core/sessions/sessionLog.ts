@@ -4,8 +4,9 @@ import * as path from 'node:path';
 import type { ChatMessage, TokenUsage, ToolCall } from '../llm/chatTypes';
 import type { Disposable } from '../base/disposableStore';
 import type { FileSystemPort } from '../base/fileSystemPort';
+import { Emitter } from '../base/emitter';
 import type { Logger } from '../base/logger';
-import { describeError, nullLogger } from '../base/logger';
+import { nullLogger } from '../base/logger';
 import { SessionWriter } from './sessionWriter';
 
 /** Line 1 of every session file. */
@@ -281,13 +282,14 @@ export interface SessionLogOptions {
 export class SessionLog {
   readonly dir: string;
   readonly fs: FileSystemPort;
-  private readonly listeners = new Set<(event: SessionAppendEvent) => void>();
+  private readonly appends: Emitter<SessionAppendEvent>;
   private readonly logger: Logger;
 
   constructor(private readonly options: SessionLogOptions) {
     this.dir = path.join(options.storageDir, 'sessions');
     this.fs = options.fs;
     this.logger = options.logger ?? nullLogger;
+    this.appends = new Emitter<SessionAppendEvent>('Session log', this.logger);
   }
 
   now(): Date {
@@ -381,19 +383,12 @@ export class SessionLog {
   }
 
   onDidAppend(listener: (event: SessionAppendEvent) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.appends.event(listener);
   }
 
   /** @internal Called by writers after each successful append. */
   notify(event: SessionAppendEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.logger.error(`session append listener failed: ${describeError(error)}`);
-      }
-    }
+    this.appends.fire(event);
   }
 
   private async readBytes(file: string): Promise<Uint8Array | undefined> {

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { FileSystemPort } from '../../base/fileSystemPort';
 import type { SkillRoot } from '../../base/skillRoots';
 import type { Disposable } from '../../base/disposableStore';
+import { Emitter } from '../../base/emitter';
 import type { Logger } from '../../base/logger';
 import { describeError, nullLogger } from '../../base/logger';
 import type { SkillRecord } from '../model/skillTypes';
@@ -77,7 +78,7 @@ export class SkillIndex {
   private readonly records: SkillRecordSet;
   private currentRoots: readonly SkillRoot[];
   private states: RootState[];
-  private readonly listeners = new Set<(event: SkillChangeEvent) => void>();
+  private readonly changes: Emitter<SkillChangeEvent>;
   private limitWarning?: string;
   private queue: Promise<unknown> = Promise.resolve();
   private saveTimer?: ReturnType<typeof setTimeout>;
@@ -86,6 +87,7 @@ export class SkillIndex {
   constructor(options: SkillIndexOptions) {
     this.fs = options.fs;
     this.logger = options.logger ?? nullLogger;
+    this.changes = new Emitter<SkillChangeEvent>('Skill index', this.logger);
     this.snapshot = options.snapshot;
     this.maxSkills = options.maxSkills ?? DEFAULT_MAX_SKILLS;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -167,8 +169,7 @@ export class SkillIndex {
   }
 
   onDidChange(listener: (event: SkillChangeEvent) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.changes.event(listener);
   }
 
   /** Writes the snapshot now (it is otherwise written shortly after each change). */
@@ -198,7 +199,7 @@ export class SkillIndex {
   dispose(): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    this.listeners.clear();
+    this.changes.dispose();
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
@@ -407,13 +408,7 @@ export class SkillIndex {
     const change = this.records.commit();
     if (change.added.length + change.removed.length + change.changed.length === 0) return;
     if (save) this.scheduleSave();
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.logger.error(`Skill index: a change listener failed: ${describeError(error)}`);
-      }
-    }
+    this.changes.fire(change);
   }
 
   private scheduleSave(): void {
