@@ -86,8 +86,11 @@ export function decodeIndexSnapshot(text: string): SnapshotEntry[] {
   for (const row of data.skills as unknown[]) {
     if (!isRow(row, roots.length)) throw new Error('snapshot has a malformed skill row');
     const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, exampleQueries, headings, level, version, readErrors] = row;
+    // isRow has checked rootId against roots.length, so this only narrows the type.
+    const rootPath = roots[rootId];
+    if (rootPath === undefined) throw new Error('snapshot has a malformed skill row');
     entries.push({
-      rootPath: roots[rootId],
+      rootPath,
       sortKey: rel,
       mtimeMs,
       size,

@@ -171,7 +171,8 @@ export class SkillRecordSet {
     if (!group) return [];
     const records = group.map((slot) => slot.record as SkillRecord);
     const winner = records.findIndex((record) => !record.shadowedBy);
-    return winner > 0 ? [records[winner], ...records.slice(0, winner), ...records.slice(winner + 1)] : records;
+    const first = records[winner];
+    return winner > 0 && first ? [first, ...records.slice(0, winner), ...records.slice(winner + 1)] : records;
   }
 
   get(name: string): SkillRecord | undefined {
@@ -190,9 +191,11 @@ export class SkillRecordSet {
 
   private resolve(name: string): void {
     const group = this.groups.get(name);
-    if (!group) return;
+    // An empty group is deleted in leaveGroup, so group[0] exists whenever the group does.
+    const fallback = group?.[0];
+    if (!group || !fallback) return;
     // A copy this machine cannot use must not hide one it can.
-    const winner = group.find((slot) => !this.hidden(slot)) ?? group[0];
+    const winner = group.find((slot) => !this.hidden(slot)) ?? fallback;
     for (const slot of group) {
       const file = slot.skill.location.file;
       const record = this.buildRecord(slot, winner);
@@ -261,7 +264,11 @@ export class SkillRecordSet {
       this.groups.set(slot.name, [slot]);
     } else {
       let at = group.length;
-      while (at > 0 && compareSlots(group[at - 1], slot) > 0) at--;
+      while (at > 0) {
+        const previous = group[at - 1];
+        if (!previous || compareSlots(previous, slot) <= 0) break;
+        at--;
+      }
       group.splice(at, 0, slot);
     }
     this.dirtyNames.add(slot.name);
@@ -282,7 +289,10 @@ export class SkillRecordSet {
     let high = this.ordered.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (compareSlots(this.ordered[mid], slot) < 0) low = mid + 1;
+      // low <= mid < high <= length: the slot exists, the check only narrows the type.
+      const middle = this.ordered[mid];
+      if (!middle) break;
+      if (compareSlots(middle, slot) < 0) low = mid + 1;
       else high = mid;
     }
     return low;

@@ -35,7 +35,7 @@ const SLICE_MS = 10;
  * than the file system calls themselves). Every ~10 ms all workers pause for one turn of the
  * event loop; with a synchronous FileSystemPort that is what keeps the host responsive.
  */
-export async function runBounded<T>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function runBounded<T extends {} | null>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
   let sliceStart = performance.now();
   let pause: Promise<void> | undefined;
@@ -56,7 +56,9 @@ export async function runBounded<T>(items: readonly T[], concurrency: number, ta
         continue;
       }
       const index = next++;
-      await task(items[index], index);
+      const item = items[index];
+      // index < items.length and T excludes undefined, so this only narrows the type.
+      if (item !== undefined) await task(item, index);
     }
   };
   const workers: Promise<void>[] = [];

@@ -68,7 +68,7 @@ function resolvePlain(text: string): YamlValue {
 function plainText(raw: string, inFlow: boolean): string {
   const hash = raw.indexOf(' #');
   const text = trimSpaces(hash >= 0 ? raw.slice(0, hash) : raw);
-  if (text === '' || INDICATORS.has(text[0])) throw new Unsure();
+  if (text === '' || INDICATORS.has(text.charAt(0))) throw new Unsure();
   if (text.includes(': ') || text.endsWith(':')) throw new Unsure();
   if (inFlow && /[,[\]{}:#]/.test(text)) throw new Unsure();
   return text;
@@ -154,10 +154,18 @@ class SubsetReader {
 
   constructor(private readonly lines: readonly string[]) {}
 
+  /**
+   * Line `j`. Every caller passes an index below `lines.length` (a bound checked just before, or
+   * one from nextSignificant), so the '' fallback, which would read as a blank line, is never used.
+   */
+  private lineAt(j: number): string {
+    return this.lines[j] ?? '';
+  }
+
   readDocument(): YamlMapping {
     const start = this.nextSignificant();
     if (start === undefined) return {};
-    if (indentOf(this.lines[start]) !== 0) throw new Unsure();
+    if (indentOf(this.lineAt(start)) !== 0) throw new Unsure();
     const result = this.readMapping(0);
     if (this.nextSignificant() !== undefined) throw new Unsure();
     return result;
@@ -166,7 +174,7 @@ class SubsetReader {
   /** Index of the next line that is neither blank nor a comment, without consuming it. */
   private nextSignificant(): number | undefined {
     for (let j = this.i; j < this.lines.length; j++) {
-      if (!isBlankOrComment(this.lines[j])) return j;
+      if (!isBlankOrComment(this.lineAt(j))) return j;
     }
     return undefined;
   }
@@ -176,7 +184,7 @@ class SubsetReader {
     for (;;) {
       const j = this.nextSignificant();
       if (j === undefined) return result;
-      const line = this.lines[j];
+      const line = this.lineAt(j);
       const lineIndent = indentOf(line);
       if (lineIndent < indent) return result;
       if (lineIndent > indent) throw new Unsure();
@@ -186,6 +194,8 @@ class SubsetReader {
         throw new Unsure();
       }
       const key = match[1];
+      // Group 1 always takes part in a match; the check only tells the type checker so.
+      if (key === undefined) throw new Unsure();
       // js-yaml rejects duplicate keys; gray-matter then reports the error, so let it.
       if (Object.prototype.hasOwnProperty.call(result, key) || key === '__proto__') throw new Unsure();
       this.i = j + 1;
@@ -198,7 +208,7 @@ class SubsetReader {
     for (;;) {
       const j = this.nextSignificant();
       if (j === undefined) return items;
-      const line = this.lines[j];
+      const line = this.lineAt(j);
       const lineIndent = indentOf(line);
       if (lineIndent < indent) return items;
       if (lineIndent > indent) throw new Unsure();
@@ -218,7 +228,7 @@ class SubsetReader {
     if (rest === '' || rest.startsWith('#')) {
       const j = this.nextSignificant();
       if (j === undefined) return null;
-      const line = this.lines[j];
+      const line = this.lineAt(j);
       const lineIndent = indentOf(line);
       const content = line.slice(lineIndent);
       if (lineIndent > indent) {
@@ -244,7 +254,7 @@ class SubsetReader {
       return this.readPlain(rest, indent);
     }
     const j = this.nextSignificant();
-    if (j !== undefined && indentOf(this.lines[j]) > indent) throw new Unsure();
+    if (j !== undefined && indentOf(this.lineAt(j)) > indent) throw new Unsure();
     return value;
   }
 
@@ -253,7 +263,7 @@ class SubsetReader {
     let text = plainText(rest, false);
     let pendingBreaks = 0;
     while (!hasComment && this.i < this.lines.length) {
-      const line = this.lines[this.i];
+      const line = this.lineAt(this.i);
       const trimmed = trimSpaces(line);
       if (trimmed === '') {
         pendingBreaks++;
@@ -270,7 +280,7 @@ class SubsetReader {
       this.i++;
     }
     const j = this.nextSignificant();
-    if (j !== undefined && indentOf(this.lines[j]) > indent) throw new Unsure();
+    if (j !== undefined && indentOf(this.lineAt(j)) > indent) throw new Unsure();
     // js-yaml resolves the folded text too (a date and a time on two lines make a timestamp).
     return resolvePlain(text);
   }
@@ -283,7 +293,7 @@ class SubsetReader {
     const chomping = match[2];
     let textIndent = -1;
     for (let j = this.i; j < this.lines.length; j++) {
-      const line = this.lines[j];
+      const line = this.lineAt(j);
       if (indentOf(line) === line.length) {
         continue;
       }
@@ -296,7 +306,7 @@ class SubsetReader {
     let didReadContent = false;
     let atMoreIndented = false;
     for (; this.i < this.lines.length; this.i++) {
-      const line = this.lines[this.i];
+      const line = this.lineAt(this.i);
       const lineIndent = indentOf(line);
       if (!didReadContent && lineIndent === line.length && lineIndent > textIndent) throw new Unsure();
       if (lineIndent === line.length && lineIndent <= textIndent) {

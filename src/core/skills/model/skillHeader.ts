@@ -44,8 +44,8 @@ export function readSkillHeader(bytes: Uint8Array, fileSize = bytes.length): Ski
   let slice = bytes;
   if (bytes.length > HEADER_BYTES) {
     let end = HEADER_BYTES;
-    // Cut on a character boundary, not inside a UTF-8 sequence.
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+    // Cut on a character boundary, not inside a UTF-8 sequence (`end` stays below bytes.length).
+    while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
     slice = bytes.subarray(0, end);
   }
   const nul = slice.indexOf(0);
@@ -192,12 +192,15 @@ function salvage(lines: readonly string[]): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const line of lines) {
     const match = /^(name|description|version|level):[ \t]*(.*?)\s*$/.exec(line);
-    if (!match || match[1] in data || match[2] === '') continue;
-    let value = match[2];
-    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0])) {
+    // Both groups always take part in a match; the undefined checks are for the type checker.
+    const key = match?.[1];
+    let value = match?.[2];
+    if (key === undefined || value === undefined || key in data || value === '') continue;
+    const quote = value.charAt(0);
+    if (value.length >= 2 && (quote === '"' || quote === "'") && value.endsWith(quote)) {
       value = value.slice(1, -1);
     }
-    data[match[1]] = value;
+    data[key] = value;
   }
   return data;
 }
@@ -217,8 +220,11 @@ function headingsOf(text: string, start: number): string[] {
       const line = text.slice(first, end);
       const fenceMatch = ch === 35 ? null : /^(`{3,}|~{3,})(.*)$/.exec(line);
       if (fenceMatch) {
-        if (fence === '') fence = fenceMatch[1];
-        else if (fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length && fenceMatch[2].trim() === '') fence = '';
+        // Both groups always take part in a match; '' only satisfies the type checker.
+        const marker = fenceMatch[1] ?? '';
+        const info = fenceMatch[2] ?? '';
+        if (fence === '') fence = marker;
+        else if (marker[0] === fence[0] && marker.length >= fence.length && info.trim() === '') fence = '';
       } else if (fence === '' && ch === 35) {
         const heading = /^#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
         if (heading?.[1]) headings.push(detach(heading[1].slice(0, MAX_HEADING_CHARS)));
