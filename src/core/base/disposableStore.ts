@@ -40,11 +40,23 @@ export class DisposableStore implements Disposable {
     return this.add({ dispose: callback });
   }
 
+  /**
+   * Releases what the store holds but keeps it usable: for a group that is rebuilt (the watchers of
+   * the current roots), so the group can be owned once by its parent store.
+   */
+  clear(): void {
+    this.releaseAll();
+  }
+
   dispose(): void {
     if (this.disposed) {
       return;
     }
     this.disposed = true;
+    this.releaseAll();
+  }
+
+  private releaseAll(): void {
     while (this.items.length > 0) {
       const item = this.items.pop();
       if (item) {

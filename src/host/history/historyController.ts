@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/base/disposableStore';
 import type { Logger } from '../../core/base/logger';
 import { describeError } from '../../core/base/logger';
 import { exportFileName } from '../../core/sessions/exportFileName';
@@ -68,7 +69,7 @@ export const vscodeHistoryDialogs: HistoryDialogs = {
  * the chat controller: it marks the current session, opens sessions and lets go of deleted ones.
  */
 export class HistoryController implements PanelArea<'history'>, vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly store: DisposableStore;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The last query searched, re-run after a delete so results never offer a deleted session. */
   private lastQuery: string | undefined;
@@ -81,8 +82,10 @@ export class HistoryController implements PanelArea<'history'>, vscode.Disposabl
     private readonly logger: Logger,
     private readonly dialogs: HistoryDialogs = vscodeHistoryDialogs,
   ) {
-    this.subscriptions.push(sessions.onDidChange(() => this.scheduleList()));
-    this.subscriptions.push(chat.onDidChangeSession(() => this.scheduleList()));
+    this.store = new DisposableStore(logger);
+    this.store.add(sessions.onDidChange(() => this.scheduleList()));
+    this.store.add(chat.onDidChangeSession(() => this.scheduleList()));
+    this.store.addCallback(() => this.timer && clearTimeout(this.timer));
   }
 
   sync(): void {
@@ -128,8 +131,7 @@ export class HistoryController implements PanelArea<'history'>, vscode.Disposabl
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.store.dispose();
   }
 
   private scheduleList(): void {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/base/disposableStore';
 import type { Logger } from '../../core/base/logger';
 import { describeError } from '../../core/base/logger';
 import { NodeFileSystem } from '../../core/base/nodeFileSystem';
@@ -12,15 +13,18 @@ import { NodeAppendPort, SessionLog } from '../../core/sessions/sessionLog';
 export class SessionService implements vscode.Disposable {
   readonly log: SessionLog;
   readonly index: SessionIndex;
-  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly store: DisposableStore;
+  private readonly changeEmitter: vscode.EventEmitter<void>;
   /** Sessions were created, appended to or deleted (debounced by the listeners that care). */
-  readonly onDidChange = this.changeEmitter.event;
-  private readonly unsubscribe: { dispose(): void };
+  readonly onDidChange: vscode.Event<void>;
 
   constructor(storageDir: string, wasmDir: string, logger: Logger) {
+    this.store = new DisposableStore(logger);
+    this.changeEmitter = this.store.add(new vscode.EventEmitter<void>());
+    this.onDidChange = this.changeEmitter.event;
     this.log = new SessionLog({ fs: new NodeFileSystem(), append: new NodeAppendPort(), storageDir, logger });
-    this.index = new SessionIndex({ log: this.log, sqlJs: wasmDir, logger });
-    this.unsubscribe = this.log.onDidAppend(() => this.changeEmitter.fire());
+    this.index = this.store.add(new SessionIndex({ log: this.log, sqlJs: wasmDir, logger }));
+    this.store.add(this.log.onDidAppend(() => this.changeEmitter.fire()));
   }
 
   /** Tells listeners that a session appeared or went away outside an append (delete, resume). */
@@ -38,8 +42,6 @@ export class SessionService implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.unsubscribe.dispose();
-    this.index.dispose();
-    this.changeEmitter.dispose();
+    this.store.dispose();
   }
 }

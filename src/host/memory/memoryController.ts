@@ -21,8 +21,9 @@ const PUSH_DEBOUNCE_MS = 50;
  * re-sent after every change of the service and of the files on disk (another window, an editor).
  */
 export class MemoryController implements PanelArea<'memory'>, vscode.Disposable {
-  private readonly store = new DisposableStore();
-  private watchers = new DisposableStore();
+  private readonly store: DisposableStore;
+  /** The file watchers of the current memory paths, cleared and rebuilt when the paths change. */
+  private readonly watchers: DisposableStore;
   /** The files (and whether their folders existed) the current watchers were made for. */
   private watchedKey = '';
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -32,10 +33,11 @@ export class MemoryController implements PanelArea<'memory'>, vscode.Disposable 
     private readonly port: PanelPort,
     private readonly logger: Logger,
   ) {
+    this.store = new DisposableStore(logger);
+    this.watchers = this.store.add(new DisposableStore(logger));
     this.store.add(memory.onDidChange(() => this.schedulePush()));
     // A watcher cannot watch a folder that does not exist yet; coming back to the window re-checks.
     this.store.add(vscode.window.onDidChangeWindowState((state) => state.focused && this.schedulePush()));
-    this.store.addCallback(() => this.watchers.dispose());
     this.store.addCallback(() => this.timer && clearTimeout(this.timer));
     void this.updateWatchers();
   }
@@ -167,8 +169,7 @@ export class MemoryController implements PanelArea<'memory'>, vscode.Disposable 
     const key = watched.map((b) => `${b.base}:${b.pattern}`).join('|');
     if (key === this.watchedKey || this.store.isDisposed) return;
     this.watchedKey = key;
-    this.watchers.dispose();
-    this.watchers = new DisposableStore(this.logger);
+    this.watchers.clear();
     for (const { base, pattern } of watched) {
       const watcher = this.watchers.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern)));
       const onEvent = () => this.schedulePush();

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { memoryAgentTool } from '../../core/agent/memoryAgentTool';
 import type { AgentTool } from '../../core/toolkit/agentTool';
+import { DisposableStore } from '../../core/base/disposableStore';
 import { SETTINGS } from '../../core/base/contributions';
 import type { Logger } from '../../core/base/logger';
 import type { MemoryTarget } from '../../core/memory/memoryEdit';
@@ -33,16 +34,19 @@ export class MemoryService implements vscode.Disposable {
   private current: MemoryStore;
   readonly proposals: MemoryProposals;
   private readonly blockedWrites: BlockedWrite[] = [];
-  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly registrations: DisposableStore;
+  private readonly changeEmitter: vscode.EventEmitter<void>;
   /** Fires after the agent or the Memory tab wrote, proposed or was refused, or settings changed. */
-  readonly onDidChange = this.changeEmitter.event;
-  private readonly unsubscribe: { dispose(): void };
+  readonly onDidChange: vscode.Event<void>;
 
   constructor(private readonly logger: Logger) {
+    this.registrations = new DisposableStore(logger);
+    this.changeEmitter = this.registrations.add(new vscode.EventEmitter<void>());
+    this.onDidChange = this.changeEmitter.event;
     this.current = this.createStore();
     // Proposals re-check against whichever store is current when accepted.
     this.proposals = new MemoryProposals({ apply: (actions, options) => this.current.apply(actions, options) });
-    this.unsubscribe = this.proposals.onDidChange(() => this.changeEmitter.fire());
+    this.registrations.add(this.proposals.onDidChange(() => this.changeEmitter.fire()));
   }
 
   get store(): MemoryStore {
@@ -102,8 +106,7 @@ export class MemoryService implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.unsubscribe.dispose();
-    this.changeEmitter.dispose();
+    this.registrations.dispose();
   }
 
   private createStore(): MemoryStore {

@@ -20,11 +20,12 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   private pendingTab: { tab: PanelTab; focus?: string } | undefined;
   private view: vscode.WebviewView | undefined;
   private ready = false;
-  /** Registrations that live as long as the current webview. */
-  private viewStore: DisposableStore | undefined;
-  private readonly resolvedEmitter = new vscode.EventEmitter<void>();
+  private readonly store: DisposableStore;
+  /** Registrations that live as long as the current webview (cleared when it goes or is replaced). */
+  private readonly viewStore: DisposableStore;
+  private readonly resolvedEmitter: vscode.EventEmitter<void>;
   /** Fires when a webview has resolved and said `panel/ready`; used by tests and status refresh. */
-  readonly onDidBecomeReady = this.resolvedEmitter.event;
+  readonly onDidBecomeReady: vscode.Event<void>;
   private readyCount = 0;
   private droppedMessages = 0;
 
@@ -32,7 +33,12 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     private readonly extensionUri: vscode.Uri,
     private readonly status: StatusCollector,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.store = new DisposableStore(logger);
+    this.resolvedEmitter = this.store.add(new vscode.EventEmitter<void>());
+    this.onDidBecomeReady = this.resolvedEmitter.event;
+    this.viewStore = this.store.add(new DisposableStore(logger));
+  }
 
   /** Routes an area's messages to its controller; set once at activation. */
   setArea<A extends ControllerArea>(area: A, controller: PanelArea<A>): void {
@@ -69,31 +75,28 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    this.viewStore?.dispose();
-    const store = new DisposableStore(this.logger);
-    this.viewStore = store;
+    this.viewStore.clear();
     this.view = view;
     this.ready = false;
 
     view.webview.options = { enableScripts: true, localResourceRoots: panelResourceRoots(this.extensionUri) };
     view.webview.html = renderPanelHtml(view.webview, this.extensionUri, createNonce());
 
-    store.add(view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
-    store.add(
+    this.viewStore.add(view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    this.viewStore.add(
       view.onDidChangeVisibility(() => {
         if (view.visible) {
           this.refresh();
         }
       }),
     );
-    store.add(
+    this.viewStore.add(
       view.onDidDispose(() => {
         this.logger.debug('Panel webview disposed');
-        if (this.view === view) {
-          this.view = undefined;
-          this.ready = false;
-        }
-        store.dispose();
+        // Only the current view's listener is still registered: a replaced view's went with clear().
+        this.view = undefined;
+        this.ready = false;
+        this.viewStore.clear();
       }),
     );
     this.logger.debug('Panel webview resolved');
@@ -107,8 +110,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   }
 
   dispose(): void {
-    this.viewStore?.dispose();
-    this.resolvedEmitter.dispose();
+    this.store.dispose();
   }
 
   /** Entry for every message from the webview; public so tests can send what a broken webview might. */

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/base/disposableStore';
 import type { Logger } from '../../core/base/logger';
 import type { SessionData } from '../../core/sessions/sessionLog';
 import type { SelectionInput } from '../../core/skills/draft/skillDraftFacts';
@@ -35,9 +36,11 @@ function cancelled(message: string): SaveAsSkillResult {
 export class SaveAsSkill implements vscode.Disposable {
   readonly review: SaveAsSkillReview;
   private readonly flow: SaveAsSkillFlow;
+  private readonly store: DisposableStore;
 
   constructor(private readonly options: SaveAsSkillOptions) {
-    this.review = new SaveAsSkillReview(options.logger);
+    this.store = new DisposableStore(options.logger);
+    this.review = this.store.add(new SaveAsSkillReview(options.logger));
     this.flow = new SaveAsSkillFlow({ skills: options.skills, models: options.models, review: this.review, logger: options.logger });
   }
 
@@ -65,7 +68,7 @@ export class SaveAsSkill implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.review.dispose();
+    this.store.dispose();
   }
 
   /** The session to draft from, a message saying why there is none, or undefined when the pick was dismissed. */

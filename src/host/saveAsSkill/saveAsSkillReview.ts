@@ -13,13 +13,15 @@ export const DRAFT_DIFF_SCHEME = 'skillwright-draft';
  */
 export class DraftEditor implements vscode.Disposable {
   private latest: string;
-  private readonly listener: vscode.Disposable;
+  private readonly store = new DisposableStore();
 
   constructor(readonly document: vscode.TextDocument) {
     this.latest = document.getText();
-    this.listener = vscode.workspace.onDidChangeTextDocument((event) => {
-      if (event.document === document) this.latest = document.getText();
-    });
+    this.store.add(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === document) this.latest = document.getText();
+      }),
+    );
   }
 
   text(): string {
@@ -36,7 +38,7 @@ export class DraftEditor implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.listener.dispose();
+    this.store.dispose();
   }
 }
 

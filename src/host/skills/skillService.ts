@@ -120,19 +120,20 @@ export class SkillService implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.index?.dispose();
     this.store.dispose();
   }
 
   private async startOnce(): Promise<void> {
     const { roots, disabled } = this.readSettings();
-    this.index = new SkillIndex({
-      fs: this.fs,
-      roots,
-      disabled,
-      snapshot: new FileTextStore(this.fs, path.join(this.storageDir, 'skill-index.json')),
-      logger: this.logger,
-    });
+    this.index = this.store.add(
+      new SkillIndex({
+        fs: this.fs,
+        roots,
+        disabled,
+        snapshot: new FileTextStore(this.fs, path.join(this.storageDir, 'skill-index.json')),
+        logger: this.logger,
+      }),
+    );
     this.store.add(this.index.onDidChange((change) => this.applyChange(change)));
     await Promise.all([this.index.load(), this.usage.load()]);
     await this.watchers.reset(roots);

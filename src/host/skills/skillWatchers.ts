@@ -24,12 +24,12 @@ function isInside(child: string, parent: string): boolean {
  * after start get their watcher when they do.
  */
 export class SkillWatchers implements vscode.Disposable {
-  private readonly store = new DisposableStore();
-  private watcherStore = new DisposableStore();
+  private readonly store: DisposableStore;
+  /** The watchers of the current roots, cleared and rebuilt by `reset`. */
+  private readonly watcherStore: DisposableStore;
   private roots: readonly SkillRoot[] = [];
   private pending = new Set<string>();
   private debounce: ReturnType<typeof setTimeout> | undefined;
-  private poller: ReturnType<typeof setInterval> | undefined;
   private readonly dirTimes = new Map<string, number>();
   private watchedRoots = new Set<string>();
   private polling = false;
@@ -44,16 +44,17 @@ export class SkillWatchers implements vscode.Disposable {
     private readonly knownFolders: () => Iterable<string>,
     private readonly logger: Logger,
   ) {
-    this.store.addCallback(() => this.watcherStore.dispose());
-    this.poller = setInterval(() => void this.poll(), POLL_MS);
-    this.store.addCallback(() => clearInterval(this.poller));
+    this.store = new DisposableStore(logger);
+    this.watcherStore = this.store.add(new DisposableStore(logger));
+    const poller = setInterval(() => void this.poll(), POLL_MS);
+    this.store.addCallback(() => clearInterval(poller));
     this.store.addCallback(() => this.timers.forEach((timer) => clearTimeout(timer)));
+    this.store.addCallback(() => this.debounce && clearTimeout(this.debounce));
   }
 
   async reset(roots: readonly SkillRoot[]): Promise<void> {
     this.roots = roots;
-    this.watcherStore.dispose();
-    this.watcherStore = new DisposableStore(this.logger);
+    this.watcherStore.clear();
     this.watchedRoots = new Set();
     this.dirTimes.clear();
     for (const root of roots) {
@@ -62,7 +63,6 @@ export class SkillWatchers implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.debounce) clearTimeout(this.debounce);
     this.store.dispose();
   }
 

@@ -49,6 +49,21 @@ describe('DisposableStore', () => {
     assert.ok(released);
     assert.match(lines[0] ?? '', /^warn: /);
   });
+
+  it('clears what it holds in reverse order and stays usable, until disposed', () => {
+    const order: string[] = [];
+    const store = new DisposableStore();
+    store.add({ dispose: () => order.push('a') });
+    store.add({ dispose: () => order.push('b') });
+    store.clear();
+    assert.deepEqual(order, ['b', 'a']);
+    assert.equal(store.size, 0);
+    assert.equal(store.isDisposed, false);
+    store.add({ dispose: () => order.push('c') });
+    assert.deepEqual(order, ['b', 'a'], 'an item added after clear() is kept, not released at once');
+    store.dispose();
+    assert.deepEqual(order, ['b', 'a', 'c']);
+  });
 });
 
 describe('describeError', () => {
