@@ -6,10 +6,11 @@ import type { MarkdownExportOptions } from './sessionExport';
 import { renderSessionMarkdown } from './sessionExport';
 import type { CatchUpStats, SessionRow, SqlJsStatic } from './sessionIndexDb';
 import { SessionIndexDb, indexedText } from './sessionIndexDb';
-import type { SessionAppendEvent, SessionData, SessionLog, SessionMessageRecord } from './sessionLog';
+import type { SessionAppendEvent, SessionData, SessionLog } from './sessionLog';
 import { isValidSessionId } from './sessionLog';
 import type { RankOutcome } from './sessionQuery';
 import { SESSION_DOCIDS, snippetAround } from './sessionQuery';
+import type { SessionMessageRecord } from './sessionRecords';
 
 export type { CatchUpStats, SqlJsDatabase, SqlJsStatement, SqlJsStatic, SqlValue } from './sessionIndexDb';
 export { MAX_INDEXED_CHARS, indexedText } from './sessionIndexDb';

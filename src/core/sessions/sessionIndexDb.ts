@@ -1,5 +1,6 @@
 import type { Logger } from '../base/logger';
-import type { SessionAppendEvent, SessionFileInfo, SessionLog, SessionMessageRecord, SessionRecord } from './sessionLog';
+import type { SessionAppendEvent, SessionFileInfo, SessionLog } from './sessionLog';
+import type { SessionMessageRecord, SessionRecord } from './sessionRecords';
 import { lineHead } from './sessionLog';
 import { SESSION_DOCIDS, SessionQueryEngine } from './sessionQuery';
 

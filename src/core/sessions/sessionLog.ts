@@ -1,65 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ChatMessage, TokenUsage, ToolCall } from '../llm/chatTypes';
+import type { ChatMessage } from '../llm/chatTypes';
 import type { Disposable } from '../base/disposableStore';
 import type { FileSystemPort } from '../base/fileSystemPort';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../base/logger';
 import { nullLogger } from '../base/logger';
+import type { SessionHeaderRecord, SessionMessageRecord, SessionRecord, SessionUsageRecord, SkippedLine } from './sessionRecords';
+import { parseSessionLines, SESSION_FORMAT_VERSION } from './sessionRecords';
 import { SessionWriter } from './sessionWriter';
-
-/** Line 1 of every session file. */
-export interface SessionHeaderRecord {
-  readonly type: 'session';
-  readonly v: 1;
-  readonly id: string;
-  /** ISO 8601. */
-  readonly created: string;
-  readonly model: string;
-  /** Sent byte for byte on every request of the session, including after a resume. */
-  readonly systemPrompt: string;
-  readonly promptLayers?: { readonly stable: string; readonly context: string; readonly volatile: string };
-  /** The workspace folder (or a name for it) the session ran in. */
-  readonly workspace?: string;
-  readonly title?: string;
-}
-
-/** A complete message. Tool results are messages with role `tool` and the `toolCallId` they answer. */
-export interface SessionMessageRecord {
-  readonly type: 'message';
-  readonly id: string;
-  readonly role: 'system' | 'user' | 'assistant' | 'tool';
-  readonly content: string;
-  readonly toolCalls?: readonly ToolCall[];
-  readonly toolCallId?: string;
-  readonly toolName?: string;
-  readonly isError?: boolean;
-  /** Set when the reply was cut short by Stop or a failure; the content is what had arrived. */
-  readonly status?: 'stopped' | 'failed';
-  readonly durationMs?: number;
-  readonly started?: string;
-  /** ISO 8601, when the message was appended. */
-  readonly at: string;
-}
-
-/** Token usage of one model request. */
-export interface SessionUsageRecord {
-  readonly type: 'usage';
-  readonly at: string;
-  readonly usage: TokenUsage;
-  readonly model?: string;
-  readonly messageId?: string;
-}
-
-export interface SessionTitleRecord {
-  readonly type: 'title';
-  readonly at: string;
-  readonly title: string;
-  readonly source: 'draft' | 'model' | 'user';
-}
-
-export type SessionRecord = SessionHeaderRecord | SessionMessageRecord | SessionUsageRecord | SessionTitleRecord;
 
 /** A session as read back from its file. */
 export interface SessionData {
@@ -73,54 +23,6 @@ export interface SessionData {
   readonly updated?: string;
   /** Lines that were not records: a torn last line after a crash, or damage. */
   readonly skippedLines: number;
-}
-
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
-const isString = (value: unknown): value is string => typeof value === 'string';
-
-function isToolCall(value: unknown): value is ToolCall {
-  const call = value as ToolCall | null;
-  return typeof call === 'object' && call !== null && isString(call.id) && isString(call.name) && isString(call.arguments);
-}
-
-/** One line of a session file, or undefined when it is not a record this version understands. */
-export function parseRecord(line: string): SessionRecord | undefined {
-  let value: Record<string, unknown>;
-  try {
-    value = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  switch (value['type']) {
-    case 'message':
-      if (!isString(value['id']) || !ROLES.has(value['role'] as string) || !isString(value['content']) || !isString(value['at'])) return undefined;
-      if (value['toolCalls'] !== undefined && !(Array.isArray(value['toolCalls']) && value['toolCalls'].every(isToolCall))) return undefined;
-      return value as unknown as SessionMessageRecord;
-    case 'session':
-      return isString(value['id']) && isString(value['created']) && isString(value['model']) && isString(value['systemPrompt'])
-        ? (value as unknown as SessionHeaderRecord)
-        : undefined;
-    case 'usage':
-      return isString(value['at']) && typeof value['usage'] === 'object' && value['usage'] !== null ? (value as unknown as SessionUsageRecord) : undefined;
-    case 'title':
-      return isString(value['at']) && isString(value['title']) ? (value as unknown as SessionTitleRecord) : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** The records of complete lines; blank lines are ignored, anything else unreadable is counted. */
-export function parseSessionLines(text: string): { records: SessionRecord[]; skippedLines: number } {
-  const records: SessionRecord[] = [];
-  let skippedLines = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    const record = parseRecord(line);
-    if (record) records.push(record);
-    else skippedLines++;
-  }
-  return { records, skippedLines };
 }
 
 export function sessionFromRecords(id: string, records: readonly SessionRecord[], skippedLines = 0): SessionData {
@@ -161,10 +63,11 @@ export function sessionFromRecords(id: string, records: readonly SessionRecord[]
   };
 }
 
-/** A whole session file's text; a torn last line (no newline yet) is skipped like any bad line. */
-export function parseSessionText(id: string, text: string): SessionData {
-  const { records, skippedLines } = parseSessionLines(text);
-  return sessionFromRecords(id, records, skippedLines);
+/** A whole session file's text; a torn last line (no newline yet) is skipped like any bad line, and told to `onSkipped`. */
+export function parseSessionText(id: string, text: string, onSkipped?: (skipped: readonly SkippedLine[]) => void): SessionData {
+  const { records, skipped } = parseSessionLines(text);
+  if (skipped.length > 0) onSkipped?.(skipped);
+  return sessionFromRecords(id, records, skipped.length);
 }
 
 /** The conversation to send when resuming: the stored system prompt, then every message. */
@@ -182,7 +85,6 @@ export function toChatMessages(session: SessionData): ChatMessage[] {
   }
   return out;
 }
-
 
 /** Appends text to a file, creating it when missing. FileSystemPort only rewrites whole files. */
 export interface AppendPort {
@@ -215,6 +117,15 @@ export class NodeAppendPort implements AppendPort {
 /** The fingerprint of a session file: the start of its first line, which appends never change. */
 export function lineHead(line: string): string {
   return line.slice(0, 100);
+}
+
+/** Skipped lines logged per read; a file of garbage gets a count, not a flood. */
+const MAX_REPORTED_LINES = 3;
+
+function countNewlines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) count++;
+  return count;
 }
 
 /** Session ids become file names, so only a safe alphabet is accepted from callers and the model. */
@@ -284,6 +195,8 @@ export class SessionLog {
   readonly fs: FileSystemPort;
   private readonly appends: Emitter<SessionAppendEvent>;
   private readonly logger: Logger;
+  /** Skipped lines already logged, as `id:line:kind`. */
+  private readonly reported = new Set<string>();
 
   constructor(private readonly options: SessionLogOptions) {
     this.dir = path.join(options.storageDir, 'sessions');
@@ -309,7 +222,7 @@ export class SessionLog {
     const writer = new SessionWriter(this, this.options.append, id, file, 0, [], undefined, this.options.autoTitle !== false);
     await writer.appendRecord({
       type: 'session',
-      v: 1,
+      v: SESSION_FORMAT_VERSION,
       id,
       created: this.now().toISOString(),
       model: init.model,
@@ -332,7 +245,7 @@ export class SessionLog {
       await this.options.append.append(file, '\n');
       size += 1;
     }
-    const session = parseSessionText(id, new TextDecoder().decode(bytes));
+    const session = parseSessionText(id, new TextDecoder().decode(bytes), (skipped) => this.reportSkipped(id, skipped, 1));
     const writer = new SessionWriter(this, this.options.append, id, file, size, session.messages, session.title, this.options.autoTitle !== false);
     return { writer, session };
   }
@@ -340,7 +253,7 @@ export class SessionLog {
   async read(id: string): Promise<SessionData | undefined> {
     if (!isValidSessionId(id)) return undefined;
     const bytes = await this.readBytes(this.fileOf(id));
-    return bytes ? parseSessionText(id, new TextDecoder().decode(bytes)) : undefined;
+    return bytes ? parseSessionText(id, new TextDecoder().decode(bytes), (skipped) => this.reportSkipped(id, skipped, 1)) : undefined;
   }
 
   /** Records after `offset`; undefined when the file is gone. `size < offset` means it was rewritten. */
@@ -353,7 +266,8 @@ export class SessionLog {
     const last = bytes.lastIndexOf(0x0a);
     if (bytes.length < offset || last < offset) return { records: [], head, end: offset, size: bytes.length, skippedLines: 0 };
     const parsed = parseSessionLines(new TextDecoder().decode(bytes.subarray(offset, last + 1)));
-    return { records: parsed.records, head, end: last + 1, size: bytes.length, skippedLines: parsed.skippedLines };
+    if (parsed.skipped.length > 0) this.reportSkipped(id, parsed.skipped, countNewlines(bytes.subarray(0, offset)) + 1);
+    return { records: parsed.records, head, end: last + 1, size: bytes.length, skippedLines: parsed.skipped.length };
   }
 
   async list(): Promise<SessionFileInfo[]> {
@@ -389,6 +303,27 @@ export class SessionLog {
   /** @internal Called by writers after each successful append. */
   notify(event: SessionAppendEvent): void {
     this.appends.fire(event);
+  }
+
+  /**
+   * Logs why lines were skipped, once per line of a session (the index and the History tab read
+   * the same file again and again). Damage is a warning; an unfinished last line is what a crash
+   * leaves, or an append still under way, so it is only information.
+   */
+  private reportSkipped(id: string, skipped: readonly SkippedLine[], firstLine: number): void {
+    if (this.reported.size > 10_000) this.reported.clear();
+    const fresh = skipped.filter((entry) => {
+      const key = `${id}:${firstLine + entry.line - 1}:${entry.unfinished ? 'unfinished' : 'damaged'}`;
+      if (this.reported.has(key)) return false;
+      this.reported.add(key);
+      return true;
+    });
+    for (const entry of fresh.slice(0, MAX_REPORTED_LINES)) {
+      const message = `Session ${id}: skipped line ${firstLine + entry.line - 1}: ${entry.reason}; the rest of the session is read as usual`;
+      if (entry.unfinished) this.logger.info(message);
+      else this.logger.warn(message);
+    }
+    if (fresh.length > MAX_REPORTED_LINES) this.logger.warn(`Session ${id}: skipped ${fresh.length - MAX_REPORTED_LINES} more unreadable lines`);
   }
 
   private async readBytes(file: string): Promise<Uint8Array | undefined> {

@@ -3,8 +3,9 @@ import { describeError } from '../base/logger';
 import type { ToolResult, ToolSchema } from '../skills/tools/skillTools';
 import type { SessionIndex, SessionSearchMatch, SessionSummary } from './sessionIndex';
 import { indexedText } from './sessionIndexDb';
-import type { SessionData, SessionMessageRecord } from './sessionLog';
+import type { SessionData } from './sessionLog';
 import { isValidSessionId } from './sessionLog';
+import type { SessionMessageRecord } from './sessionRecords';
 import { snippetAround } from './sessionQuery';
 
 export const SESSION_SEARCH_TOOL: ToolSchema = {

@@ -1,7 +1,9 @@
 import type { ChatMessage, TokenUsage } from '../llm/chatTypes';
 import { describeError } from '../base/logger';
-import { draftTitle } from './sessionExport';
-import type { AppendPort, SessionLog, SessionMessageRecord, SessionRecord } from './sessionLog';
+import type { AppendPort, SessionLog } from './sessionLog';
+import type { SessionMessageRecord, SessionRecord, TitleSource } from './sessionRecords';
+import { serializeRecord } from './sessionRecords';
+import { cleanTitle, draftTitle } from './sessionTitle';
 
 /** A message to append: the record's fields, with `id` optional and `started` as a Date. */
 export type NewMessage = Omit<SessionMessageRecord, 'type' | 'id' | 'at' | 'started'> & {
@@ -84,9 +86,9 @@ export class SessionWriter {
     await this.appendRecord({ type: 'usage', at: this.log.now().toISOString(), usage, ...extra });
   }
 
-  async setTitle(title: string, source: 'draft' | 'model' | 'user' = 'user'): Promise<void> {
-    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
-    if (!clean) throw new Error('a session title needs at least one visible character');
+  async setTitle(title: string, source: TitleSource = 'user'): Promise<void> {
+    const clean = cleanTitle(title);
+    if (clean === undefined) throw new Error('a session title needs at least one visible character');
     this.currentTitle = clean;
     await this.appendRecord({ type: 'title', at: this.log.now().toISOString(), title: clean, source });
   }
@@ -98,7 +100,7 @@ export class SessionWriter {
 
   /** @internal Serialises appends so lines keep call order and byte offsets stay exact. */
   appendRecord(record: SessionRecord): Promise<void> {
-    const line = `${JSON.stringify(record)}\n`;
+    const line = serializeRecord(record);
     const run = async (): Promise<void> => {
       let prefix = '';
       if (this.offset === undefined) {

@@ -1,7 +1,8 @@
 import type { AgentEvent, TurnEndReason } from '../../core/agent/agentLoop';
 import type { ApprovalPrompt } from '../../core/agent/approvalGate';
 import type { ToolCall } from '../../core/llm/chatTypes';
-import type { SessionData, SessionMessageRecord } from '../../core/sessions/sessionLog';
+import type { SessionData } from '../../core/sessions/sessionLog';
+import type { SessionMessageRecord } from '../../core/sessions/sessionRecords';
 import type { ApprovalAnswerValue, ChatAction, ChatItem, UsageLine } from '../../shared/protocol';
 
 /**

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { draftTitle, renderSessionMarkdown } from '../../../src/core/sessions/sessionExport';
+import { renderSessionMarkdown } from '../../../src/core/sessions/sessionExport';
+import { draftTitle } from '../../../src/core/sessions/sessionTitle';
 import { SessionFixture } from './sessionFixture';
 
 describe('session titles and Markdown export', () => {

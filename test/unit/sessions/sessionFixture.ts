@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Logger } from '../../../src/core/base/logger';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { SessionIndexOptions } from '../../../src/core/sessions/sessionIndex';
 import { SessionIndex, sqlJsLoader } from '../../../src/core/sessions/sessionIndex';
@@ -69,5 +70,23 @@ export class FlakyAppendPort implements AppendPort {
       return Promise.reject(new Error('ENOSPC: no space left on device'));
     }
     return this.real.append(file, text);
+  }
+}
+
+/** A Logger that keeps what it was told, as `level: message` lines. */
+export class RecordingLogger implements Logger {
+  readonly lines: string[] = [];
+  trace(): void {}
+  debug(message: string): void {
+    this.lines.push(`debug: ${message}`);
+  }
+  info(message: string): void {
+    this.lines.push(`info: ${message}`);
+  }
+  warn(message: string): void {
+    this.lines.push(`warn: ${message}`);
+  }
+  error(message: string | Error): void {
+    this.lines.push(`error: ${String(message)}`);
   }
 }

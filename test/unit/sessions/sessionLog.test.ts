@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import type { ChatMessage } from '../../../src/core/llm/chatTypes';
 import { isValidSessionId, newSessionId, parseSessionText, toChatMessages } from '../../../src/core/sessions/sessionLog';
 import { utf8Length } from '../../../src/core/sessions/sessionWriter';
-import { FlakyAppendPort, SessionFixture } from './sessionFixture';
+import { FlakyAppendPort, RecordingLogger, SessionFixture } from './sessionFixture';
 
 describe('SessionLog', () => {
   let fixture: SessionFixture;
@@ -83,6 +83,41 @@ describe('SessionLog', () => {
     assert.equal(session.messages.length, 1);
     assert.equal(session.created, '2025-01-01T00:00:00.000Z');
     assert.equal(session.skippedLines, 2);
+  });
+
+  it('logs once why each unreadable line was skipped, without its text, and reads everything else', async () => {
+    const logger = new RecordingLogger();
+    const log = fixture.newLog({ logger });
+    await fixture.session('damaged', [
+      ['first question', 'first answer with a SECRET'],
+      ['second question', 'second answer'],
+    ], { log });
+    const file = fixture.file('damaged');
+    // Lines: header, m1, m2, title, m3, m4. Damage m2 and tear m4, as a bad disk and a crash would.
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    lines[2] = (lines[2] ?? '').slice(0, 60);
+    fs.writeFileSync(file, lines.slice(0, 6).join('\n').slice(0, -10));
+
+    const session = await log.read('damaged');
+    assert.deepEqual(session?.messages.map((message) => message.content), ['first question', 'second question']);
+    assert.equal(session?.title, 'First question');
+    assert.equal(session?.skippedLines, 2);
+    assert.equal(logger.lines.length, 2, logger.lines.join('\n'));
+    assert.match(logger.lines[0] ?? '', /^warn: Session damaged: skipped line 3: not JSON/);
+    assert.match(logger.lines[1] ?? '', /^info: Session damaged: skipped line 6: unfinished last line/);
+    assert.ok(logger.lines.every((line) => !line.includes('SECRET')));
+
+    // Reading again (the History tab, the index) says nothing new.
+    await log.read('damaged');
+    await log.readFrom('damaged', 0);
+    assert.equal(logger.lines.length, 2, logger.lines.join('\n'));
+
+    // A chunk read from the middle of the file counts lines from the start of the file.
+    const other = new RecordingLogger();
+    const offset = Buffer.byteLength(`${lines.slice(0, 2).join('\n')}\n`);
+    const chunk = await fixture.newLog({ logger: other }).readFrom('damaged', offset);
+    assert.equal(chunk?.skippedLines, 1);
+    assert.deepEqual(other.lines.map((line) => line.replace(/: not JSON.*/, '')), ['warn: Session damaged: skipped line 3']);
   });
 
   it('reports a failed append clearly and carries on with the next one', async () => {

@@ -1,4 +1,5 @@
-import type { SessionData, SessionMessageRecord } from '../../../src/core/sessions/sessionLog';
+import type { SessionData } from '../../../src/core/sessions/sessionLog';
+import type { SessionMessageRecord } from '../../../src/core/sessions/sessionRecords';
 
 /** Builds sessions for the "save as a skill" tests the way the agent loop records them. */
 export class TranscriptBuilder {
