@@ -1,26 +1,18 @@
 import * as vscode from 'vscode';
+import { stateAllowlist } from '../../core/agent/approvalGrants';
 import type { AllowlistEntry, AllowlistStore, AutoApprove } from '../../core/agent/approvals';
 import { ApprovalPolicy, describeEntry } from '../../core/agent/approvals';
-import { SETTINGS, STATE_KEYS } from '../../core/base/contributions';
+import { SETTINGS } from '../../core/base/contributions';
 import type { Logger } from '../../core/base/logger';
 import { describeError } from '../../core/base/logger';
 
-const STATE_KEY = STATE_KEYS.allowlist;
-
 /**
  * "Always for this workspace" grants live in workspace state, not in workspace settings: a
- * cloned repository must not be able to grant itself the right to run commands.
+ * cloned repository must not be able to grant itself the right to run commands. How they are
+ * read is in core (approvalGrants.ts), where the stored formats are tested.
  */
 export function workspaceAllowlist(state: vscode.Memento): AllowlistStore {
-  return {
-    load: () => {
-      const value = state.get<unknown>(STATE_KEY);
-      return Array.isArray(value) ? value : [];
-    },
-    save: async (entries) => {
-      await state.update(STATE_KEY, entries);
-    },
-  };
+  return stateAllowlist(state);
 }
 
 /** The auto-approve settings, read from the user's settings only (their scope is `application`). */
