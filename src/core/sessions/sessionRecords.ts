@@ -128,10 +128,15 @@ export function parseRecordLine(line: string): RecordParse {
   }
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) return { reason: `${type} record: ${parsed.error.issues.map((issue) => describeIssue(issue, value)).join('; ')}` };
-  const record = parsed.data as Record<string, unknown>;
-  // An optional field dropped by `lenient` is left as an undefined key: remove it, so the record is what a writer would write.
-  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
-  return { record: parsed.data };
+  return { record: withoutUndefined(parsed.data) };
+}
+
+/** An optional field dropped by `lenient` is left as an undefined key: without it the record is what a writer would write. */
+function withoutUndefined<T extends object>(record: T): T {
+  for (const value of Object.values(record)) {
+    if (value === undefined) return Object.fromEntries(Object.entries(record).filter((entry) => entry[1] !== undefined)) as T;
+  }
+  return record;
 }
 
 /** One line of a session file, or undefined when it is not a record this version understands. */

@@ -112,7 +112,7 @@ export class SessionWriter {
         await this.port.append(this.file, prefix + line);
       } catch (error) {
         this.offset = undefined;
-        throw new Error(`could not save to session ${this.id}: ${describeError(error)}`);
+        throw new Error(`could not save to session ${this.id}: ${describeError(error)}`, { cause: error });
       }
       const start = this.offset + utf8Length(prefix);
       this.offset = start + utf8Length(line);

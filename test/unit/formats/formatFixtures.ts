@@ -8,31 +8,33 @@ import { repoRoot } from '../../repoRoot';
  * the version that wrote each format. Listed here so that a fixture nobody loads, or a loader
  * test without its fixture, fails the inventory test (persistedFormats.test.ts).
  */
-export const FIXTURES: Readonly<Record<string, readonly string[]>> = {
+export const FIXTURES = {
   sessions: ['v1.jsonl', 'v1-crashed.jsonl'],
   'session-index': ['v2.sqlite'],
   'skill-index': ['v2.json'],
   memory: ['v1/MEMORY.md', 'v1/USER.md'],
   approvals: ['v1.json'],
   usage: ['v1.json'],
-};
+} satisfies Record<string, readonly string[]>;
+
+export type Format = keyof typeof FIXTURES;
 
 /** Files beside the fixtures that are not fixtures: the generator and the skills the v2 snapshot indexed. */
 export const NOT_FIXTURES: readonly RegExp[] = [/^generate\.mjs$/, /^skill-index\/v2-skills\/.+\/SKILL\.md$/];
 
 export const fixturesDir = path.join(repoRoot(), 'test', 'fixtures', 'formats');
 
-export function fixturePath(format: string, name: string): string {
-  if (!FIXTURES[format]?.includes(name)) throw new Error(`${format}/${name} is not listed in FIXTURES`);
+export function fixturePath(format: Format, name: string): string {
+  if (!FIXTURES[format].includes(name)) throw new Error(`${format}/${name} is not listed in FIXTURES`);
   return path.join(fixturesDir, format, name);
 }
 
-export function readFixture(format: string, name: string): string {
+export function readFixture(format: Format, name: string): string {
   return fs.readFileSync(fixturePath(format, name), 'utf8');
 }
 
 /** A temporary folder removed by the returned cleanup. */
-export function tempDir(prefix: string): { readonly dir: string; cleanup(): void } {
+export function tempDir(prefix: string): { readonly dir: string; readonly cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `skillwright-${prefix}-`));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

@@ -28,7 +28,7 @@ describe('persisted formats: fixtures of every written version', () => {
       const log = new SessionLog({ fs: new NodeFileSystem(), append: new NodeAppendPort(), storageDir: temp.dir });
       await log.create({ id: 'today', model: 'm', systemPrompt: 's' });
       const version = (await log.read('today'))?.header?.v;
-      assert.ok(FIXTURES['sessions']?.includes(`v${String(version)}.jsonl`), `no fixture for session files v${String(version)}`);
+      assert.ok(FIXTURES.sessions.includes(`v${String(version)}.jsonl`), `no fixture for session files v${String(version)}`);
     } finally {
       temp.cleanup();
     }
@@ -45,7 +45,7 @@ describe('persisted formats: fixtures of every written version', () => {
       const db = new SQL.Database(fs.readFileSync(path.join(temp.dir, 'session-index.sqlite')));
       const version = db.exec('PRAGMA user_version')[0]?.values[0]?.[0];
       db.close();
-      assert.ok(FIXTURES['session-index']?.includes(`v${String(version)}.sqlite`), `no fixture for session index schema ${String(version)}`);
+      assert.ok(FIXTURES['session-index'].includes(`v${String(version)}.sqlite`), `no fixture for session index schema ${String(version)}`);
     } finally {
       index.dispose();
       temp.cleanup();
@@ -55,7 +55,7 @@ describe('persisted formats: fixtures of every written version', () => {
   it('the skill index snapshot: the version written today has a fixture', () => {
     const written = (JSON.parse(encodeIndexSnapshot([])) as { version: unknown }).version;
     assert.equal(written, SNAPSHOT_VERSION);
-    assert.ok(FIXTURES['skill-index']?.includes(`v${SNAPSHOT_VERSION}.json`), `no fixture for snapshot v${SNAPSHOT_VERSION}`);
+    assert.ok(FIXTURES['skill-index'].includes(`v${SNAPSHOT_VERSION}.json`), `no fixture for snapshot v${SNAPSHOT_VERSION}`);
   });
 
   it('skill usage: the version written today has a fixture', async () => {
@@ -64,6 +64,6 @@ describe('persisted formats: fixtures of every written version', () => {
     await usage.load();
     await usage.flush();
     const version = (JSON.parse((await store.read()) ?? '{}') as { version?: unknown }).version;
-    assert.ok(FIXTURES['usage']?.includes(`v${String(version)}.json`), `no fixture for usage v${String(version)}`);
+    assert.ok(FIXTURES.usage.includes(`v${String(version)}.json`), `no fixture for usage v${String(version)}`);
   });
 });

@@ -17,10 +17,10 @@ class CountingFileSystem extends NodeFileSystem {
 }
 
 /** A storage folder holding copies of the session fixtures (ids are the file names: v1, v1-crashed). */
-function storageWithFixtures(withIndex: boolean): { dir: string; fs: CountingFileSystem; log: SessionLog; logger: RecordingLogger; cleanup(): void } {
+function storageWithFixtures(withIndex: boolean): { dir: string; fs: CountingFileSystem; log: SessionLog; logger: RecordingLogger; cleanup: () => void } {
   const temp = tempDir('formats-sessions');
   fs.mkdirSync(path.join(temp.dir, 'sessions'));
-  for (const name of FIXTURES['sessions'] ?? []) fs.copyFileSync(fixturePath('sessions', name), path.join(temp.dir, 'sessions', name));
+  for (const name of FIXTURES.sessions) fs.copyFileSync(fixturePath('sessions', name), path.join(temp.dir, 'sessions', name));
   if (withIndex) fs.copyFileSync(fixturePath('session-index', 'v2.sqlite'), path.join(temp.dir, 'session-index.sqlite'));
   const counting = new CountingFileSystem();
   const logger = new RecordingLogger();
