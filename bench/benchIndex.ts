@@ -82,10 +82,22 @@ function rootOf(dir: string): SkillRoot {
   return { path: dir, scope: 'project', label: '.agents/skills', writeTarget: true };
 }
 
-function median(values: number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const upper = sorted[mid];
+  const lower = sorted[mid - 1];
+  if (upper === undefined) throw new Error('median of no values');
+  // An even count of at least two always has the value below the middle.
+  return sorted.length % 2 === 1 || lower === undefined ? upper : (lower + upper) / 2;
+}
+
+/** The SKILL.md in the middle of the index, the one the change figures edit. */
+function middleSkillFile(index: SkillIndex): string {
+  const all = index.all();
+  const record = all[Math.floor(all.length / 2)];
+  if (!record) throw new Error('the index has no skills to change');
+  return record.file;
 }
 
 async function timed(task: () => Promise<void>): Promise<number> {
@@ -125,7 +137,7 @@ function heapUsed(): number {
 }
 
 async function oneChange(index: SkillIndex): Promise<number> {
-  const target = index.all()[Math.floor(index.all().length / 2)].file;
+  const target = middleSkillFile(index);
   const original = fs.readFileSync(target);
   let events = 0;
   const subscription = index.onDidChange((event) => (events += event.changed.length));
@@ -148,7 +160,7 @@ async function oneChange(index: SkillIndex): Promise<number> {
  * before, as they are in a running editor.
  */
 async function oneChangeToCatalog(index: SkillIndex, search?: SkillSearch): Promise<number> {
-  const target = index.all()[Math.floor(index.all().length / 2)].file;
+  const target = middleSkillFile(index);
   const original = fs.readFileSync(target);
   let catalog: CatalogResult | undefined;
   const subscription = index.onDidChange((change) => {
@@ -185,8 +197,9 @@ function ratio(value: number): string {
 }
 
 function printTable(figures: readonly Figure[]): void {
+  const header = ['figure', 'ours', 'reference', 'ratio', 'target'];
   const rows = [
-    ['figure', 'ours', 'reference', 'ratio', 'target'],
+    header,
     ...figures.map((figure) => [
       figure.label,
       format(figure.ours, figure.unit),
@@ -195,9 +208,10 @@ function printTable(figures: readonly Figure[]): void {
       figure.target ?? '—',
     ]),
   ];
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  // Every row has the header's five cells; the fallbacks only satisfy the type checker.
+  const widths = header.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   for (const [i, row] of rows.entries()) {
-    process.stdout.write(`${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ')}\n`);
+    process.stdout.write(`${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(' | ')}\n`);
     if (i === 0) process.stdout.write(`${widths.map((width) => '-'.repeat(width)).join('-|-')}\n`);
   }
 }
@@ -207,12 +221,12 @@ async function main(): Promise<void> {
   const runs = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 5) : 5;
   process.stdout.write(`Generating trees (cached in ${path.join(os.tmpdir(), 'skillwright-bench')})…\n`);
   const trees = { 100: skillTree(100), 1000: skillTree(1000), 10000: skillTree(10000) };
+  const sync = new SyncReadFileSystem();
   const ports: { name: string; fs: FileSystemPort }[] = [
-    { name: 'sync reads', fs: new SyncReadFileSystem() },
+    { name: 'sync reads', fs: sync },
     { name: 'NodeFileSystem', fs: new NodeFileSystem() },
     { name: 'callback fs (proposed)', fs: new CallbackFileSystem() },
   ];
-  const sync = ports[0].fs;
   const figures: Figure[] = [];
 
   // Heap first, before other figures leave garbage behind; a 1k load first compiles the code.

@@ -40,8 +40,20 @@ const WORDS = (
   'when use this for with after before each every only never always should must can will'
 ).split(' ');
 
+/** `items[i]` for an index known to be in range; an empty list throws instead of yielding undefined. */
+function nth<T>(items: readonly T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new Error(`no item ${i} in a list of ${items.length}`);
+  return item;
+}
+
 function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)];
+  return nth(items, Math.floor(random() * items.length));
+}
+
+/** The first segment of `a/b` (split always returns at least one piece, so `?? category` is never used). */
+function topCategory(category: string): string {
+  return category.split('/')[0] ?? category;
 }
 
 function sentence(random: () => number, min: number, max: number): string {
@@ -80,7 +92,7 @@ function listLines(random: () => number, key: string, values: readonly string[])
 }
 
 function skillMarkdown(random: () => number, name: string, category: string, platformLimited: boolean): string {
-  const tags = [category.split('/')[0], pick(random, VERBS), pick(random, NOUNS)];
+  const tags = [topCategory(category), pick(random, VERBS), pick(random, NOUNS)];
   const platforms = platformLimited ? [random() < 0.5 ? 'windows' : 'macos'] : ['linux', 'macos', 'windows'];
   const lines = ['---', `name: ${name}`, ...descriptionLines(random, name), `version: 1.${Math.floor(random() * 9)}.0`, 'license: MIT'];
   lines.push(...listLines(random, 'tags', tags));
@@ -89,13 +101,13 @@ function skillMarkdown(random: () => number, name: string, category: string, pla
   if (random() < 0.5) {
     lines.push('example_queries:', `  - "${sentence(random, 4, 8)}"`);
   }
-  lines.push('metadata:', '  hermes:', `    tags: [${tags.join(', ')}]`, `    category: ${category.split('/')[0]}`);
+  lines.push('metadata:', '  hermes:', `    tags: [${tags.join(', ')}]`, `    category: ${topCategory(category)}`);
   lines.push('---', '', `# ${name}`, '', sentence(random, 20, 40), '');
   const target = 2600 + Math.floor(random() * 800);
   const sections = ['When to use', 'Steps', 'Examples', 'Pitfalls', 'Verification', 'Notes'];
   let size = lines.join('\n').length;
   for (let section = 0; size < target; section++) {
-    const heading = sections[section % sections.length];
+    const heading = nth(sections, section % sections.length);
     const block = [`## ${heading}`, '', sentence(random, 15, 35), sentence(random, 10, 25), ''];
     if (heading === 'Steps') {
       block.push('```bash', `skill run ${name} --${pick(random, NOUNS)} ${pick(random, WORDS)}`, '# not a heading', '```', '');
@@ -111,7 +123,7 @@ export function writeSkillTree(dir: string, size: number, seed: number): void {
   const random = seededRandom(seed);
   fs.mkdirSync(dir, { recursive: true });
   for (let index = 0; index < size; index++) {
-    const top = CATEGORIES[index % CATEGORIES.length];
+    const top = nth(CATEGORIES, index % CATEGORIES.length);
     const category = random() < 0.15 ? `${top}/${pick(random, SUBCATEGORIES)}` : top;
     const name = `${pick(random, VERBS)}-${pick(random, NOUNS)}-${index.toString(36).padStart(4, '0')}`;
     const skillDir = path.join(dir, ...category.split('/'), name);
