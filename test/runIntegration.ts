@@ -108,7 +108,8 @@ async function runInElectron(resultFile: string): Promise<IntegrationReport> {
 }
 
 async function main(): Promise<void> {
-  const host = process.argv.includes('--host') ? process.argv[process.argv.indexOf('--host') + 1] : 'code-server';
+  // `--host` with nothing after it means the default too.
+  const host = (process.argv.includes('--host') ? process.argv[process.argv.indexOf('--host') + 1] : undefined) ?? 'code-server';
   if (!fs.existsSync(suite)) throw new Error(`${suite} is missing: run "npm run compile-tests" first`);
   if (!fs.existsSync(path.join(root, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   const resultFile = path.join(root, 'test-results', `integration-${host}.json`);

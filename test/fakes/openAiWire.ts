@@ -172,7 +172,8 @@ export function embed(input: string | number[], dimensions: number): number[] {
   for (const token of tokens) {
     const hash = fnv1a(token);
     // The top bit picks the sign so unrelated words cancel out instead of all piling up positively.
-    vector[hash % dimensions] += hash & 0x80000000 ? -1 : 1;
+    const slot = hash % dimensions;
+    vector[slot] = (vector[slot] ?? 0) + (hash & 0x80000000 ? -1 : 1);
   }
   const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
   return norm === 0 ? vector : vector.map((x) => x / norm);

@@ -158,7 +158,8 @@ export class ScriptedModelServer {
       const rawBody = Buffer.concat(parts).toString('utf8');
       const record: RecordedRequest = {
         method: req.method ?? '',
-        path: (req.url ?? '').split('?')[0],
+        // split always returns at least one piece; '' only satisfies the type checker.
+        path: (req.url ?? '').split('?')[0] ?? '',
         headers: req.headers,
         rawBody,
         body: parseJson(rawBody),

@@ -65,8 +65,8 @@ describe('ScriptedModelServer', () => {
       assert.equal(res.object, 'chat.completion');
       assert.equal(res.model, MODEL);
       assert.equal(res.choices.length, 1);
-      assert.equal(res.choices[0].message.content, 'Hi there.');
-      assert.equal(res.choices[0].finish_reason, 'stop');
+      assert.equal(res.choices[0]?.message.content, 'Hi there.');
+      assert.equal(res.choices[0]?.finish_reason, 'stop');
       assert.ok(res.usage && res.usage.prompt_tokens > 0);
       assert.equal(res.usage.completion_tokens, Math.ceil('Hi there.'.length / 4));
       assert.equal(res.usage.total_tokens, res.usage.prompt_tokens + res.usage.completion_tokens);
@@ -76,8 +76,10 @@ describe('ScriptedModelServer', () => {
     it('answers a non-streaming request with tool calls', async () => {
       server.on({ user: 'read' }, { toolCalls: [{ id: 'call_x', name: 'read_file', arguments: { path: 'a.ts' } }] });
       const res = await client().chat.completions.create({ model: MODEL, messages: user('read a.ts') });
-      const message = res.choices[0].message;
-      assert.equal(res.choices[0].finish_reason, 'tool_calls');
+      const [choice] = res.choices;
+      assert.ok(choice);
+      const message = choice.message;
+      assert.equal(choice.finish_reason, 'tool_calls');
       assert.equal(message.content, null);
       assert.deepEqual(message.tool_calls, [
         { id: 'call_x', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } },
@@ -91,13 +93,13 @@ describe('ScriptedModelServer', () => {
         await client().chat.completions.create({ model: MODEL, messages: user('fox?'), stream: true }),
       );
       assert.ok(chunks.every((c) => c.object === 'chat.completion.chunk'));
-      assert.equal(chunks[0].choices[0].delta.role, 'assistant');
+      assert.equal(chunks[0]?.choices[0]?.delta.role, 'assistant');
       const contentChunks = chunks.filter((c) => (c.choices[0]?.delta.content ?? '') !== '');
       assert.equal(contentChunks.length, Math.ceil(text.length / 5));
       const assembled = assemble(chunks);
       assert.equal(assembled.text, text);
       assert.equal(assembled.finishReason, 'stop');
-      assert.equal(chunks[chunks.length - 1].choices[0].finish_reason, 'stop');
+      assert.equal(chunks.at(-1)?.choices[0]?.finish_reason, 'stop');
       // Without include_usage there is no usage chunk.
       assert.ok(chunks.every((c) => c.usage === undefined));
     });
@@ -146,7 +148,7 @@ describe('ScriptedModelServer', () => {
     it('gives generated tool call ids when the script names none', async () => {
       server.enqueue({ toolCalls: [{ name: 'a', arguments: {} }, { name: 'b', arguments: {} }] });
       const res = await client().chat.completions.create({ model: MODEL, messages: user('x') });
-      const ids = (res.choices[0].message.tool_calls ?? []).map((c) => c.id);
+      const ids = (res.choices[0]?.message.tool_calls ?? []).map((c) => c.id);
       assert.equal(ids.length, 2);
       assert.ok(ids.every((id) => /^call_\d+$/.test(id)));
       assert.notEqual(ids[0], ids[1]);
@@ -159,6 +161,7 @@ describe('ScriptedModelServer', () => {
         await client().chat.completions.create({ model: MODEL, messages: user('write it'), stream: true }),
       );
       const [call] = assemble(chunks).toolCalls;
+      assert.ok(call);
       assert.equal(call.arguments, broken);
       assert.throws(() => JSON.parse(call.arguments), SyntaxError);
     });
@@ -170,7 +173,7 @@ describe('ScriptedModelServer', () => {
         messages: user('clean up'),
         tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: {} } } }],
       });
-      const call = res.choices[0].message.tool_calls?.[0];
+      const call = res.choices[0]?.message.tool_calls?.[0];
       assert.equal(call?.type, 'function');
       assert.equal(call?.type === 'function' ? call.function.name : undefined, 'delete_everything');
     });
@@ -184,7 +187,7 @@ describe('ScriptedModelServer', () => {
         await client().chat.completions.create({ model: MODEL, messages: user('filtered'), stream: true }),
       );
       assert.equal(chunks.length, 1);
-      assert.deepEqual(chunks[0].choices, []);
+      assert.deepEqual(chunks[0]?.choices, []);
       assert.equal(assemble(chunks).finishReason, null);
     });
   });
@@ -205,13 +208,15 @@ describe('ScriptedModelServer', () => {
             stream_options: { include_usage: true },
           }),
         );
-        const last = chunks[chunks.length - 1];
+        const last = chunks.at(-1);
+        assert.ok(last);
         assert.deepEqual(last.choices, [], 'usage chunk has no choices');
         assert.ok(chunks.slice(0, -1).every((c) => c.usage === null), 'earlier chunks carry usage: null');
         assert.ok(last.usage);
         usages.push(last.usage);
       }
       const [u1, u2, u3] = usages;
+      assert.ok(u1 && u2 && u3);
       const cached = (u: CompletionUsage): number => u.prompt_tokens_details?.cached_tokens ?? -1;
       assert.equal(cached(u1), 0, 'nothing cached on the first request');
       assert.ok(u2.prompt_tokens > u1.prompt_tokens);
@@ -232,7 +237,7 @@ describe('ScriptedModelServer', () => {
           stream_options: { include_usage: true },
         }),
       );
-      assert.deepEqual(chunks[chunks.length - 1].usage, {
+      assert.deepEqual(chunks.at(-1)?.usage, {
         prompt_tokens: 2000,
         completion_tokens: 7,
         total_tokens: 2007,
@@ -253,12 +258,14 @@ describe('ScriptedModelServer', () => {
 
       assert.equal(server.requests.length, 2);
       const [r1, r2] = server.requests;
+      assert.ok(r1 && r2);
       assert.equal(r1.method, 'POST');
       assert.equal(r1.path, '/v1/chat/completions');
       assert.equal(r1.headers.authorization, 'Bearer test');
       assert.equal(r1.state, 'completed');
       assert.equal(JSON.parse(r1.rawBody).temperature, 0);
       const [b1, b2] = server.chatRequests;
+      assert.ok(b1 && b2);
       assert.equal(b1.model, MODEL);
       assert.deepEqual(b1.messages, user('first'));
       assert.equal(b2.messages.length, 4);
@@ -272,14 +279,14 @@ describe('ScriptedModelServer', () => {
         .on({ toolResult: { content: /ENOENT/ } }, { text: 'file missing' })
         .on({ user: 'go' }, { toolCalls: [{ id: 'call_1', name: 'read_file', arguments: {} }] });
       const openai = client();
-      const ask = async (messages: ChatCompletionMessageParam[]): Promise<string | null> =>
-        (await openai.chat.completions.create({ model: MODEL, messages })).choices[0].message.content;
+      const ask = async (messages: ChatCompletionMessageParam[]): Promise<string | null | undefined> =>
+        (await openai.chat.completions.create({ model: MODEL, messages })).choices[0]?.message.content;
       const start = user('go');
       const first = await openai.chat.completions.create({ model: MODEL, messages: start });
       const assistant: ChatCompletionMessageParam = {
         role: 'assistant',
         content: null,
-        tool_calls: first.choices[0].message.tool_calls,
+        tool_calls: first.choices[0]?.message.tool_calls,
       };
       assert.equal(await ask([...start, assistant, { role: 'tool', tool_call_id: 'call_1', content: 'contents' }]), 'saw call_1');
       assert.equal(
@@ -292,8 +299,8 @@ describe('ScriptedModelServer', () => {
       server.on({ user: /^again$/ }, { text: 'r1' }, { text: 'r2' }).enqueue({ text: 'q1' });
       server.on({ request: (body) => body.model === 'other-model' }, { text: 'by predicate' });
       const openai = client();
-      const say = async (model = MODEL): Promise<string | null> =>
-        (await openai.chat.completions.create({ model, messages: user('again') })).choices[0].message.content;
+      const say = async (model = MODEL): Promise<string | null | undefined> =>
+        (await openai.chat.completions.create({ model, messages: user('again') })).choices[0]?.message.content;
       assert.equal(await say(), 'r1');
       assert.deepEqual(server.pendingScript(), [
         'user /^again$/: 1 unused reply',
@@ -316,14 +323,14 @@ describe('ScriptedModelServer', () => {
       assert.equal(err.code, NO_SCRIPT_MATCHED);
       assert.match(err.message, /no script matched.*user "nobody scripted this"/);
       assert.equal(server.requests.length, 1, 'x-should-retry: false stops the client retrying');
-      assert.equal(server.requests[0].unmatched, true);
+      assert.equal(server.requests[0]?.unmatched, true);
     });
 
     it('can answer unmatched requests with a default reply instead', async () => {
       await server.close();
       server = await ScriptedModelServer.start({ unmatched: { text: 'default' } });
       const res = await client().chat.completions.create({ model: MODEL, messages: user('anything') });
-      assert.equal(res.choices[0].message.content, 'default');
+      assert.equal(res.choices[0]?.message.content, 'default');
     });
   });
 
@@ -333,7 +340,7 @@ describe('ScriptedModelServer', () => {
       const started = Date.now();
       const res = await client(1).chat.completions.create({ model: MODEL, messages: user('busy?') });
       const elapsed = Date.now() - started;
-      assert.equal(res.choices[0].message.content, 'finally');
+      assert.equal(res.choices[0]?.message.content, 'finally');
       assert.equal(server.requests.length, 2);
       assert.ok(elapsed >= 950, `retry-after: 1 should delay about a second, took ${elapsed} ms`);
       assert.deepEqual(server.chatRequests[0], server.chatRequests[1]);
@@ -393,7 +400,7 @@ describe('ScriptedModelServer', () => {
       assert.equal(seen.length, 3);
       assert.equal(assemble(seen).text, 'a long a', 'role chunk + two 4-char content chunks');
       assert.equal(assemble(seen).finishReason, null);
-      assert.equal(server.requests[0].state, 'closed-early');
+      assert.equal(server.requests[0]?.state, 'closed-early');
     });
 
     it('a stream ended cleanly without [DONE] just ends, with no finish_reason', async () => {
@@ -447,8 +454,8 @@ describe('ScriptedModelServer', () => {
         if (++count === 3) break; // like pressing Stop
       }
       assert.ok(Date.now() - started >= 60, 'chunks were spaced out');
-      for (let i = 0; i < 100 && server.requests[0].state === 'open'; i++) await new Promise((r) => setTimeout(r, 5));
-      assert.equal(server.requests[0].state, 'closed-early', 'the server saw the client leave');
+      for (let i = 0; i < 100 && server.requests[0]?.state === 'open'; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(server.requests[0]?.state, 'closed-early', 'the server saw the client leave');
     });
 
     it('delays the whole answer by delayMs', async () => {
@@ -464,28 +471,29 @@ describe('ScriptedModelServer', () => {
         .chat.completions.create({ model: MODEL, messages: user('x') })
         .then(() => undefined, (e: unknown) => e);
       while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
-      assert.equal(server.requests[0].state, 'open');
+      assert.equal(server.requests[0]?.state, 'open');
       const started = Date.now();
       await Promise.all([server.close(), server.close()]);
       assert.ok(Date.now() - started < 1000);
       assert.ok((await pending) instanceof OpenAI.APIConnectionError);
-      assert.equal(server.requests[0].state, 'closed-early');
+      assert.equal(server.requests[0]?.state, 'closed-early');
     });
   });
 
   describe('embeddings and models', () => {
-    const cosine = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * b[i], 0);
+    const cosine = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
 
     it('returns deterministic, normalised vectors of one dimension', async () => {
       const openai = client();
-      const input = ['Skill for release notes', 'notes, for release: skill', 'kubernetes pod crash loop'];
+      const input: [string, string, string] = ['Skill for release notes', 'notes, for release: skill', 'kubernetes pod crash loop'];
       const first = await openai.embeddings.create({ model: 'scripted-embedding', input });
       const again = await openai.embeddings.create({ model: 'scripted-embedding', input: input[0] });
       assert.equal(first.data.length, 3);
       assert.deepEqual(first.data.map((d) => d.index), [0, 1, 2]);
       assert.ok(first.data.every((d) => d.embedding.length === 64));
-      assert.deepEqual(again.data[0].embedding, first.data[0].embedding);
+      assert.deepEqual(again.data[0]?.embedding, first.data[0]?.embedding);
       const [a, b, c] = first.data.map((d) => d.embedding);
+      assert.ok(a && b && c);
       assert.ok(Math.abs(cosine(a, a) - 1) < 1e-5);
       assert.ok(Math.abs(cosine(a, b) - 1) < 1e-5, 'same words, same bag');
       assert.ok(cosine(a, c) < 0.5);
@@ -499,9 +507,9 @@ describe('ScriptedModelServer', () => {
         dimensions: 16,
         encoding_format: 'float',
       });
-      assert.equal(res.data[0].embedding.length, 16);
+      assert.equal(res.data[0]?.embedding.length, 16);
       assert.equal(server.chatRequests.length, 0);
-      assert.equal((server.requests[0].body as { encoding_format?: string }).encoding_format, 'float');
+      assert.equal((server.requests[0]?.body as { encoding_format?: string } | undefined)?.encoding_format, 'float');
     });
 
     it('lists the configured models', async () => {

@@ -36,10 +36,12 @@ describe('listModels', () => {
   it('lists the model ids the server offers, sorted and without duplicates', async () => {
     const ids = await listModels({ baseUrl: server.baseUrl, apiKey: 'k', headers: { 'x-team': 'docs' } });
     assert.deepEqual(ids, ['gpt-4.1-mini', 'llama3.1', 'qwen2.5-coder']);
-    assert.equal(server.requests[0].method, 'GET');
-    assert.equal(server.requests[0].path, '/v1/models');
-    assert.equal(server.requests[0].headers.authorization, 'Bearer k');
-    assert.equal(server.requests[0].headers['x-team'], 'docs');
+    const [request] = server.requests;
+    assert.ok(request);
+    assert.equal(request.method, 'GET');
+    assert.equal(request.path, '/v1/models');
+    assert.equal(request.headers.authorization, 'Bearer k');
+    assert.equal(request.headers['x-team'], 'docs');
   });
 
   it('says "type the name" when the server has no model list', async () => {
@@ -83,6 +85,7 @@ describe('testConnection', () => {
     assert.equal(verdict.reply, 'OK');
     assert.ok(Number.isFinite(verdict.latencyMs) && verdict.latencyMs >= 0);
     const [body] = server.chatRequests;
+    assert.ok(body);
     assert.deepEqual(body.messages, [{ role: 'user', content: 'Reply with OK' }]);
     assert.notEqual(body.stream, true, 'one plain request, not a stream');
   });

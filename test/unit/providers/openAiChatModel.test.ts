@@ -119,8 +119,8 @@ describe('OpenAiChatModel', () => {
       await run(model(), { messages, tools: [READ_FILE], maxOutputTokens: 512 });
 
       assert.equal(server.requests.length, 1);
-      assert.equal(server.requests[0].headers.authorization, 'Bearer test-key');
-      assert.deepEqual(server.requests[0].body, {
+      assert.equal(server.requests[0]?.headers.authorization, 'Bearer test-key');
+      assert.deepEqual(server.requests[0]?.body, {
         model: MODEL,
         messages: [
           { role: 'system', content: 'You are Skillwright.' },
@@ -150,7 +150,9 @@ describe('OpenAiChatModel', () => {
     it('leaves tool fields out when no tools are offered', async () => {
       server.enqueue({ text: 'hi' });
       await run(model(), ask('hello', { tools: [] }));
-      const body = server.requests[0].body as Record<string, unknown>;
+      const [request] = server.requests;
+      assert.ok(request);
+      const body = request.body as Record<string, unknown>;
       assert.equal('tools' in body, false);
       assert.equal('parallel_tool_calls' in body, false);
       assert.equal('max_tokens' in body, false);
@@ -240,7 +242,7 @@ describe('OpenAiChatModel', () => {
         if (event.type === 'text') break;
       }
       await until(() => server.requests[0]?.state !== 'open');
-      assert.equal(server.requests[0].state, 'closed-early');
+      assert.equal(server.requests[0]?.state, 'closed-early');
     });
   });
 
@@ -289,7 +291,9 @@ describe('OpenAiChatModel', () => {
       assert.equal(error?.kind, 'auth');
       assert.match(error?.message ?? '', /none is set/);
       assert.match(error?.advice ?? '', /Configure Model.*OPENAI_API_KEY/);
-      assert.equal(server.requests[0].headers.authorization, undefined, 'no placeholder key goes on the wire');
+      const [request] = server.requests;
+      assert.ok(request);
+      assert.equal(request.headers.authorization, undefined, 'no placeholder key goes on the wire');
     });
 
     it('leaves OPENAI_API_KEY to the host instead of reading it behind its back', async () => {
@@ -298,7 +302,9 @@ describe('OpenAiChatModel', () => {
       try {
         server.enqueue({ text: 'hi' });
         await run(model({ apiKey: undefined }), ask('x'));
-        assert.equal(server.requests[0].headers.authorization, undefined);
+        const [request] = server.requests;
+        assert.ok(request);
+        assert.equal(request.headers.authorization, undefined);
       } finally {
         if (saved === undefined) delete process.env['OPENAI_API_KEY'];
         else process.env['OPENAI_API_KEY'] = saved;
@@ -412,8 +418,8 @@ describe('OpenAiChatModel', () => {
       });
       assert.equal(textOf(events), 'partial');
       assert.equal(error?.kind, 'aborted');
-      await until(() => server.requests[0].state !== 'open');
-      assert.equal(server.requests[0].state, 'closed-early', 'the HTTP request was aborted');
+      await until(() => server.requests[0]?.state !== 'open');
+      assert.equal(server.requests[0]?.state, 'closed-early', 'the HTTP request was aborted');
     });
 
     it('aborts a stream that is still flowing', async () => {
@@ -434,7 +440,7 @@ describe('OpenAiChatModel', () => {
       server.on({ user: 'busy' }, faults.rateLimit(2), { text: 'late' });
       const stop = new AbortController();
       const pending = run(model({ maxRetries: 1 }), ask('busy', { signal: stop.signal }));
-      await until(() => server.requests.length === 1 && server.requests[0].state !== 'open');
+      await until(() => server.requests.length === 1 && server.requests[0]?.state !== 'open');
       stop.abort();
       const { error } = await pending;
       assert.equal(error?.kind, 'aborted');
@@ -459,7 +465,7 @@ describe('OpenAiChatModel', () => {
       );
       const lines: string[] = [];
       const { error } = await run(model({ apiKey: key, logger: recordingLogger(lines) }), ask('x'));
-      assert.equal(server.requests[0].headers.authorization, `Bearer ${key}`, 'the key was sent');
+      assert.equal(server.requests[0]?.headers.authorization, `Bearer ${key}`, 'the key was sent');
       assert.equal(error?.kind, 'bad_request');
       assert.match(error?.message ?? '', /Invalid header Authorization/);
       for (const text of [error?.message ?? '', error?.advice ?? '', error?.stack ?? '', ...lines]) {

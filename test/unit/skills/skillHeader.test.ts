@@ -157,18 +157,18 @@ describe('skill header: reading files', () => {
   it('explains a missing frontmatter, an unclosed one and a YAML error, and still salvages the name', () => {
     const none = readSkillHeader(encode('# Just markdown\n'));
     assert.equal(none.name, undefined);
-    assert.match(none.readErrors[0], /No frontmatter/);
+    assert.match(none.readErrors[0] ?? '', /No frontmatter/);
     assert.deepEqual(none.headings, ['Just markdown']);
 
     const unclosed = readSkillHeader(encode('---\nname: open\ndescription: never closed\n\n# Body\n'));
     assert.equal(unclosed.name, 'open');
-    assert.match(unclosed.readErrors[0], /never closed/);
+    assert.match(unclosed.readErrors[0] ?? '', /never closed/);
     assert.deepEqual(unclosed.headings, ['Body']);
 
     const broken = readSkillHeader(encode(doc('name: broken\ndescription: Use this: when it breaks')));
     assert.equal(broken.name, 'broken');
     assert.equal(broken.description, 'Use this: when it breaks');
-    assert.match(broken.readErrors[0], /Frontmatter YAML error on line 3/);
+    assert.match(broken.readErrors[0] ?? '', /Frontmatter YAML error on line 3/);
   });
 
   it('treats an empty frontmatter as no fields, without an error', () => {
@@ -181,10 +181,10 @@ describe('skill header: reading files', () => {
 
   it('reports a binary file and invalid UTF-8 instead of throwing', () => {
     const binary = readSkillHeader(new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01]));
-    assert.match(binary.readErrors[0], /binary/);
+    assert.match(binary.readErrors[0] ?? '', /binary/);
     const latin1 = readSkillHeader(new Uint8Array([...encode('---\nname: caf'), 0xe9, ...encode('\n---\n')]));
     assert.equal(latin1.name, 'caf\uFFFD');
-    assert.match(latin1.readErrors[0], /not valid UTF-8/);
+    assert.match(latin1.readErrors[0] ?? '', /not valid UTF-8/);
   });
 
   it('indexes only the start of a 10 MB file and says so', () => {
@@ -195,6 +195,6 @@ describe('skill header: reading files', () => {
     assert.ok(bytes.length > HEADER_BYTES);
     assert.equal(header.name, 'huge');
     assert.deepEqual(header.headings, ['First']);
-    assert.match(header.readErrors[0], /only its first 1\.0 MB were indexed/);
+    assert.match(header.readErrors[0] ?? '', /only its first 1\.0 MB were indexed/);
   });
 });

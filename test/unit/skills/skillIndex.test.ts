@@ -155,8 +155,8 @@ describe('SkillIndex', () => {
       writeTree(project.path, { 'tools/nameless/SKILL.md': '---\ndescription: d\n---\n' });
       const index = create();
       await index.load();
-      assert.equal(index.all()[0].name, 'nameless');
-      assert.equal(index.all()[0].category, 'tools');
+      assert.equal(index.all()[0]?.name, 'nameless');
+      assert.equal(index.all()[0]?.category, 'tools');
     });
   });
 
@@ -203,7 +203,7 @@ describe('SkillIndex', () => {
       await index.load();
       assert.deepEqual(index.all().map((r) => r.name), ['a', 'b']);
       assert.equal(index.warnings.length, 1);
-      assert.match(index.warnings[0], /Indexing stopped at 2 skills/);
+      assert.match(index.warnings[0] ?? '', /Indexing stopped at 2 skills/);
     });
 
     it('warns when the depth bound is hit', async () => {
@@ -211,7 +211,7 @@ describe('SkillIndex', () => {
       const index = create({ maxDepth: 2 });
       await index.load();
       assert.deepEqual(index.all(), []);
-      assert.match(index.warnings[0], /more than 2 levels below \.agents\/skills/);
+      assert.match(index.warnings[0] ?? '', /more than 2 levels below \.agents\/skills/);
     });
   });
 

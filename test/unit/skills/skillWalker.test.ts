@@ -98,7 +98,7 @@ describe('SkillWalker', () => {
     assert.deepEqual(found(result), ['cat|linked', 'cat|own']);
     const cycles = result.warnings.filter((warning) => warning.includes('cycle'));
     assert.equal(cycles.length, 1, result.warnings.join('\n'));
-    assert.match(cycles[0], /cat.loop/);
+    assert.match(cycles[0] ?? '', /cat.loop/);
   });
 
   it('indexes a folder reached through two links only once and says so', async () => {
@@ -109,7 +109,7 @@ describe('SkillWalker', () => {
     const result = await walk();
     assert.deepEqual(found(result), ['a|one']);
     assert.equal(result.warnings.length, 1);
-    assert.match(result.warnings[0], /already indexed/);
+    assert.match(result.warnings[0] ?? '', /already indexed/);
   });
 
   it('stops at the depth bound with a warning that names the first folder left out', async () => {
@@ -117,7 +117,7 @@ describe('SkillWalker', () => {
     const result = await walk({ maxDepth: 3 });
     assert.deepEqual(found(result), ['a|shallow']);
     assert.equal(result.warnings.length, 1);
-    assert.match(result.warnings[0], /more than 3 levels below \.agents\/skills \(first: a\/b\/c\/deep\)/);
+    assert.match(result.warnings[0] ?? '', /more than 3 levels below \.agents\/skills \(first: a\/b\/c\/deep\)/);
   });
 
   it('stops at the skill budget, keeping the shallowest skills in path order', async () => {
@@ -139,7 +139,7 @@ describe('SkillWalker', () => {
     const result = await walk({ fs: new LockedFs() });
     assert.deepEqual(found(result), ['open|y']);
     assert.equal(result.warnings.length, 1);
-    assert.match(result.warnings[0], /Could not read the folder .*locked: EACCES/);
+    assert.match(result.warnings[0] ?? '', /Could not read the folder .*locked: EACCES/);
   });
 
   it('treats a missing root as empty and a root that is a file as a warning', async () => {
@@ -149,6 +149,6 @@ describe('SkillWalker', () => {
     fs.writeFileSync(root.path, 'not a folder');
     const file = await walk();
     assert.equal(file.exists, false);
-    assert.match(file.warnings[0], /is a file, not a folder/);
+    assert.match(file.warnings[0] ?? '', /is a file, not a folder/);
   });
 });
