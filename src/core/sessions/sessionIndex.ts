@@ -4,15 +4,18 @@ import type { Logger } from '../base/logger';
 import { describeError, nullLogger } from '../base/logger';
 import type { MarkdownExportOptions } from './sessionExport';
 import { renderSessionMarkdown } from './sessionExport';
-import type { CatchUpStats, SessionRow, SqlJsStatic } from './sessionIndexDb';
+import type { CatchUpStats, SessionRow } from './sessionIndexDb';
 import { SessionIndexDb, indexedText } from './sessionIndexDb';
-import type { SessionAppendEvent, SessionData, SessionLog } from './sessionLog';
+import type { SessionData, SessionLog } from './sessionLog';
 import { isValidSessionId } from './sessionLog';
 import type { RankOutcome } from './sessionQuery';
 import { SESSION_DOCIDS, snippetAround } from './sessionQuery';
 import type { SessionMessageRecord } from './sessionRecords';
+import type { SessionAppendEvent } from './sessionWriter';
+import type { SqlJsStatic } from './sqlJsTypes';
 
-export type { CatchUpStats, SqlJsDatabase, SqlJsStatement, SqlJsStatic, SqlValue } from './sessionIndexDb';
+export type { CatchUpStats } from './sessionIndexDb';
+export type { SqlJsDatabase, SqlJsStatement, SqlJsStatic, SqlValue } from './sqlJsTypes';
 export { MAX_INDEXED_CHARS, indexedText } from './sessionIndexDb';
 
 /** Loads sql.js on first call only: activation must not pay for the wasm. */

@@ -1,29 +1,10 @@
 import type { Logger } from '../base/logger';
-import type { SessionAppendEvent, SessionFileInfo, SessionLog } from './sessionLog';
-import type { SessionMessageRecord, SessionRecord } from './sessionRecords';
+import type { SessionFileInfo, SessionLog } from './sessionLog';
 import { lineHead } from './sessionLog';
 import { SESSION_DOCIDS, SessionQueryEngine } from './sessionQuery';
-
-/** The parts of sql.js the index uses (sql.js ships no types). */
-export type SqlValue = number | string | Uint8Array | null;
-export interface SqlJsStatement {
-  bind(values?: SqlValue[]): boolean;
-  step(): boolean;
-  get(): SqlValue[];
-  run(values?: SqlValue[]): void;
-  reset(): void;
-  free(): boolean;
-}
-export interface SqlJsDatabase {
-  run(sql: string, params?: SqlValue[]): unknown;
-  exec(sql: string, params?: SqlValue[]): { columns: string[]; values: SqlValue[][] }[];
-  prepare(sql: string): SqlJsStatement;
-  export(): Uint8Array;
-  close(): void;
-}
-export interface SqlJsStatic {
-  Database: new (data?: Uint8Array) => SqlJsDatabase;
-}
+import type { SessionMessageRecord, SessionRecord } from './sessionRecords';
+import type { SessionAppendEvent } from './sessionWriter';
+import type { SqlJsDatabase, SqlJsStatement, SqlJsStatic } from './sqlJsTypes';
 
 const SCHEMA_VERSION = 2;
 /** Text beyond this per message is not indexed (huge tool output would bloat the index). */

@@ -9,6 +9,7 @@ import type { Logger } from '../base/logger';
 import { nullLogger } from '../base/logger';
 import type { SessionHeaderRecord, SessionMessageRecord, SessionRecord, SessionUsageRecord, SkippedLine } from './sessionRecords';
 import { parseSessionLines, SESSION_FORMAT_VERSION } from './sessionRecords';
+import type { AppendPort, SessionAppendEvent } from './sessionWriter';
 import { SessionWriter } from './sessionWriter';
 
 /** A session as read back from its file. */
@@ -86,11 +87,6 @@ export function toChatMessages(session: SessionData): ChatMessage[] {
   return out;
 }
 
-/** Appends text to a file, creating it when missing. FileSystemPort only rewrites whole files. */
-export interface AppendPort {
-  append(path: string, text: string): Promise<void>;
-}
-
 /**
  * AppendPort over Node's fs. Without fsync a finished append is in the OS page cache: it survives
  * the extension host or VS Code being killed, not a power cut. With `fsync: true` each append is
@@ -150,14 +146,6 @@ export interface NewSession {
   readonly title?: string;
   /** Chosen by the log when absent. */
   readonly id?: string;
-}
-
-/** Told after each record reaches the file, with the byte range it occupies. */
-export interface SessionAppendEvent {
-  readonly sessionId: string;
-  readonly record: SessionRecord;
-  readonly start: number;
-  readonly end: number;
 }
 
 export interface SessionFileInfo {

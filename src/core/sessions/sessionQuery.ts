@@ -1,4 +1,4 @@
-import type { SqlJsDatabase, SqlJsStatement, SqlValue } from './sessionIndexDb';
+import type { SqlJsDatabase, SqlJsStatement, SqlValue } from './sqlJsTypes';
 
 /**
  * Turning a person's (or a model's) words into safe FTS4 MATCH expressions, and ranking with BM25

@@ -1,9 +1,29 @@
+import type { FileSystemPort } from '../base/fileSystemPort';
 import type { ChatMessage, TokenUsage } from '../llm/chatTypes';
 import { describeError } from '../base/logger';
-import type { AppendPort, SessionLog } from './sessionLog';
 import type { SessionMessageRecord, SessionRecord, TitleSource } from './sessionRecords';
 import { serializeRecord } from './sessionRecords';
 import { cleanTitle, draftTitle } from './sessionTitle';
+
+/** Appends text to a file, creating it when missing. FileSystemPort only rewrites whole files. */
+export interface AppendPort {
+  append(path: string, text: string): Promise<void>;
+}
+
+/** Told after each record reaches the file, with the byte range it occupies. */
+export interface SessionAppendEvent {
+  readonly sessionId: string;
+  readonly record: SessionRecord;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** What a writer needs of the log that opened it (SessionLog): its clock, its files, and whom to tell. */
+export interface WriterLog {
+  now(): Date;
+  readonly fs: FileSystemPort;
+  notify(event: SessionAppendEvent): void;
+}
 
 /** A message to append: the record's fields, with `id` optional and `started` as a Date. */
 export type NewMessage = Omit<SessionMessageRecord, 'type' | 'id' | 'at' | 'started'> & {
@@ -26,7 +46,7 @@ export class SessionWriter {
   private offset: number | undefined;
 
   constructor(
-    private readonly log: SessionLog,
+    private readonly log: WriterLog,
     private readonly port: AppendPort,
     readonly id: string,
     readonly file: string,

@@ -5,9 +5,9 @@ import type { Logger } from '../../../src/core/base/logger';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { SessionIndexOptions } from '../../../src/core/sessions/sessionIndex';
 import { SessionIndex, sqlJsLoader } from '../../../src/core/sessions/sessionIndex';
-import type { AppendPort, SessionLogOptions } from '../../../src/core/sessions/sessionLog';
+import type { SessionLogOptions } from '../../../src/core/sessions/sessionLog';
 import { NodeAppendPort, SessionLog } from '../../../src/core/sessions/sessionLog';
-import type { SessionWriter } from '../../../src/core/sessions/sessionWriter';
+import type { AppendPort, SessionWriter } from '../../../src/core/sessions/sessionWriter';
 import { repoRoot } from '../../repoRoot';
 
 export const wasmDir = path.join(repoRoot(), 'node_modules', 'sql.js', 'dist');
