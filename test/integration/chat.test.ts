@@ -22,10 +22,16 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
   const items = () => api.chat.items;
   const last = <K extends ChatItem['kind']>(kind: K) => items().filter((i): i is Of<K> => i.kind === kind).at(-1);
   const turnsDone = () => items().filter((i) => i.kind === 'turn').length;
+  const notices: string[] = [];
+  const noticeAbout = (pattern: RegExp) => until(`a notice matching ${pattern}`, () => notices.find((n) => pattern.test(n)));
+  const usersSaying = (text: string) => items().filter((i) => i.kind === 'user' && i.text === text).length;
   const send = async (text: string) => {
     const before = turnsDone();
     api.panel.receive({ type: 'chat/send', text });
-    return until(`the turn for "${text}" to end`, () => turnsDone() > before && last('turn'));
+    const turn = await until(`the turn for "${text}" to end`, () => turnsDone() > before && last('turn'));
+    // The turn item shows before the chat lets go of the conversation (the log is flushed first).
+    await api.chat.idle();
+    return turn;
   };
 
   let original: { baseUrl?: string; model?: string } = {};
@@ -36,6 +42,7 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     const extension = vscode.extensions.getExtension<SkillwrightApi>('skillwright.skillwright');
     assert.ok(extension);
     api = await extension.activate();
+    api.chat.onDidNotice((notice) => notices.push(notice.message));
     await api.skills.ready;
     server = await ScriptedModelServer.start({ models: ['scripted-chat'] });
     await vscode.commands.executeCommand('skillwright.configureModel', { baseUrl: server.baseUrl, model: 'scripted-chat', apiKey: '', skipTest: true });
@@ -99,6 +106,7 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     assert.equal(fs.existsSync(target), false, 'nothing is written while the card waits');
     api.panel.receive({ type: 'chat/approve', id: card.id, answer: 'allow_once' });
     await until('the turn to end', () => turnsDone() > before);
+    await api.chat.idle();
     assert.equal(fs.readFileSync(target, 'utf8'), 'hello from the agent\n');
     assert.equal(last('approval')?.state, 'allow_once');
 
@@ -129,6 +137,7 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     });
     api.panel.receive({ type: 'chat/approve', id: ask.id, answer: 'allow_always' });
     await until('the turn to end', () => turnsDone() > before);
+    await api.chat.idle();
     assert.equal(last('tool')?.state, 'done');
     const status = await api.status.collect();
     assert.ok(status.approvals?.always.some((entry) => /echo/.test(entry)), JSON.stringify(status.approvals));
@@ -152,10 +161,62 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     await until('some streamed text', () => (last('assistant')?.text.startsWith('Once upon') ? true : false));
     api.panel.receive({ type: 'chat/stop' });
     const turn = await until('the stopped turn', () => turnsDone() > before && last('turn'));
+    await api.chat.idle();
     assert.equal(turn.reason, 'aborted');
     const partial = last('assistant')?.text ?? '';
     assert.ok(partial.length > 0 && partial.length < 'Once upon a time '.length * 200, `partial reply of ${partial.length} chars`);
     assert.equal(api.chat.busy, false);
+  });
+
+  it('starts one turn for two sends in the same tick, and refuses the second with a notice', async () => {
+    server.on({ user: 'first of two' }, { text: 'Only the first one ran.', chunkDelayMs: 20, chunkSize: 5 });
+    const requests = server.chatRequests.length;
+    const before = turnsDone();
+    api.panel.receive({ type: 'chat/send', text: 'first of two' });
+    api.panel.receive({ type: 'chat/send', text: 'second of two' });
+    await noticeAbout(/still running/);
+    await until('the first turn to end', () => turnsDone() > before && last('turn'));
+    await api.chat.idle();
+    assert.equal(turnsDone(), before + 1, 'one turn item');
+    assert.equal(server.chatRequests.length, requests + 1, 'one model request');
+    assert.equal(usersSaying('first of two'), 1);
+    assert.equal(usersSaying('second of two'), 0, 'the refused message is not in the transcript');
+    const logged = await api.chat.currentSession();
+    assert.equal(logged?.messages.filter((m) => m.role === 'user' && String(m.content).startsWith('second of two')).length, 0, 'nor in the session log');
+  });
+
+  it('refuses a send while a stopped reply winds down, and takes the next one once it has stopped', async () => {
+    server.on({ user: 'a slow story' }, { text: 'Long ago '.repeat(200), chunkDelayMs: 40, chunkSize: 10 });
+    const before = turnsDone();
+    api.panel.receive({ type: 'chat/send', text: 'a slow story' });
+    await until('some streamed text', () => (last('assistant')?.text.startsWith('Long ago') ? true : false));
+    api.panel.receive({ type: 'chat/stop' });
+    api.panel.receive({ type: 'chat/send', text: 'sent during stop' });
+    await noticeAbout(/stopping/);
+    await until('the stopped turn', () => turnsDone() > before && last('turn'));
+    await api.chat.idle();
+    assert.equal(turnsDone(), before + 1);
+    assert.equal(last('turn')?.reason, 'aborted');
+    assert.equal(usersSaying('sent during stop'), 0);
+    server.on({ user: 'after the stop' }, { text: 'Back again.' });
+    const next = await send('after the stop');
+    assert.equal(next.reason, 'stop');
+    assert.equal(turnsDone(), before + 2);
+  });
+
+  it('refuses a send while a session is being opened, and keeps the resumed transcript intact', async () => {
+    const id = api.chat.currentSessionId;
+    assert.ok(id);
+    const requests = server.chatRequests.length;
+    await api.chat.newChat();
+    const opening = api.chat.openSession(id);
+    api.panel.receive({ type: 'chat/send', text: 'sent during resume' });
+    await noticeAbout(/session is opening/);
+    await opening;
+    await api.chat.idle();
+    assert.equal(api.chat.currentSessionId, id, 'the resumed session is the one shown');
+    assert.equal(usersSaying('sent during resume'), 0);
+    assert.equal(server.chatRequests.length, requests, 'nothing was sent to the model');
   });
 
   it('turns a model error into a card with the action that fixes it', async () => {
@@ -175,7 +236,8 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     assert.equal(last('user')?.text, '/write-changelog-entry for the 1.2 release', 'the transcript shows what was typed');
     const requests = server.chatRequests.length;
     api.panel.receive({ type: 'chat/send', text: '/no-such-skill please' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await noticeAbout(/no-such-skill/);
+    await api.chat.idle();
     assert.equal(server.chatRequests.length, requests, `nothing was sent for an unknown skill: ${JSON.stringify(server.chatRequests.at(-1)?.messages.at(-1)).slice(0, 300)}`);
   });
 
@@ -184,6 +246,7 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     const before = turnsDone();
     await vscode.commands.executeCommand('skillwright.runSkill', { name: 'count-files', request: 'in the docs folder' });
     await until('the skill turn', () => turnsDone() > before);
+    await api.chat.idle();
     assert.equal(last('user')?.text, '/count-files in the docs folder');
     assert.match(String(server.chatRequests.at(-1)?.messages.at(-1)?.content ?? ''), /^Use the skill "count-files": load it with skill_view first[\s\S]*in the docs folder/);
   });
@@ -196,6 +259,7 @@ describe('chat with the agent in a real VS Code (scripted model, real openai cli
     const before = turnsDone();
     api.panel.receive({ type: 'chat/retry' });
     await until('the retried turn', () => turnsDone() > before && last('turn')?.reason === 'stop');
+    await api.chat.idle();
     assert.equal(last('user')?.text, 'count the files');
 
     server.on({ user: 'count the folders' }, { text: 'There are 3 folders.' });

@@ -1,13 +1,17 @@
 import type { MemoryTool } from '../memory/memoryTool';
 import type { AgentTool } from '../toolkit/agentTool';
+import { isReadOnly, toolSpecOf } from '../toolkit/toolDefinition';
 
-/** The memory tool as an agent tool; it counts failed attempts per user turn. */
+/**
+ * The memory tool as an agent tool: offered from its definition, run through `MemoryTool.run`,
+ * which checks the arguments itself so that malformed calls count against the per-turn budget.
+ */
 export function memoryAgentTool(tool: MemoryTool): AgentTool {
-  const schema = tool.schema.function;
+  const definition = tool.definition;
   return {
-    spec: { name: schema.name, description: schema.description, parameters: schema.parameters as Record<string, unknown> },
-    // Writes memory files, so it runs alone; the approval policy lets it through (it has its own review mode).
-    readOnly: false,
+    spec: toolSpecOf(definition),
+    readOnly: isReadOnly(definition),
+    approval: definition.approval,
     run: (args, context) => tool.run(args, { turnId: context.turnId }),
   };
 }

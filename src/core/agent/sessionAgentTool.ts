@@ -1,8 +1,10 @@
-import type { AgentTool } from '../toolkit/agentTool';
 import type { Logger } from '../base/logger';
+import { describeError } from '../base/logger';
 import type { SessionIndex } from '../sessions/sessionIndex';
 import type { SessionSearchContext } from '../sessions/sessionSearchTool';
-import { runSessionSearch, SESSION_SEARCH_TOOL } from '../sessions/sessionSearchTool';
+import { SESSION_SEARCH_TOOL } from '../sessions/sessionSearchTool';
+import type { AgentTool } from '../toolkit/agentTool';
+import { agentToolsOf } from '../toolkit/toolDefinition';
 
 export interface SessionAgentToolOptions {
   /** Hit summaries by a cheaper model (`hitSummarizer`); absent when the setting is empty. */
@@ -12,19 +14,16 @@ export interface SessionAgentToolOptions {
 
 /** `session_search` as an agent tool; the current session is left out of its results. */
 export function sessionAgentTool(index: SessionIndex, currentSessionId: () => string | undefined, options: SessionAgentToolOptions = {}): AgentTool {
-  const schema = SESSION_SEARCH_TOOL.function;
-  return {
-    spec: { name: schema.name, description: schema.description, parameters: schema.parameters as Record<string, unknown> },
-    readOnly: true,
-    run: (args, context) => {
-      const current = currentSessionId();
-      return runSessionSearch(args, {
-        index,
-        ...(current ? { currentSessionId: current } : {}),
-        ...(options.summarize ? { summarize: options.summarize } : {}),
-        ...(options.logger ? { logger: options.logger } : {}),
-        ...(context?.signal ? { signal: context.signal } : {}),
-      });
-    },
+  const context = (): SessionSearchContext => {
+    const current = currentSessionId();
+    return {
+      index,
+      ...(current ? { currentSessionId: current } : {}),
+      ...(options.summarize ? { summarize: options.summarize } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    };
   };
+  const [tool] = agentToolsOf([SESSION_SEARCH_TOOL], context, (name, error) => options.logger?.error(`${name} failed: ${describeError(error)}`));
+  if (!tool) throw new Error('session_search has no definition');
+  return tool;
 }

@@ -1,18 +1,14 @@
+import type { Logger } from '../base/logger';
+import { describeError } from '../base/logger';
 import type { SkillToolContext } from '../skills/tools/skillTools';
-import { runSkillTool, SKILL_TOOL_SCHEMAS } from '../skills/tools/skillTools';
+import { SKILL_TOOLS } from '../skills/tools/skillTools';
 import type { AgentTool } from '../toolkit/agentTool';
-
-/** Tools that only read. */
-const READ_ONLY = new Set(['skills_list', 'skill_view']);
+import { agentToolsOf } from '../toolkit/toolDefinition';
 
 /**
- * The skill tools as agent tools. `skill_manage` changes files, so it goes through the approval
- * gate like any other write; the others read.
+ * The skill tools as agent tools. `skill_manage` changes files, so its definition asks for
+ * approval like any edit; the others read.
  */
-export function skillAgentTools(context: () => SkillToolContext): AgentTool[] {
-  return SKILL_TOOL_SCHEMAS.map((schema) => ({
-    spec: { name: schema.function.name, description: schema.function.description, parameters: schema.function.parameters as Record<string, unknown> },
-    readOnly: READ_ONLY.has(schema.function.name),
-    run: (args: unknown) => runSkillTool(schema.function.name, args, context()),
-  }));
+export function skillAgentTools(context: () => SkillToolContext, logger?: Logger): AgentTool[] {
+  return agentToolsOf(SKILL_TOOLS, context, (tool, error) => (context().logger ?? logger)?.error(`${tool} failed: ${describeError(error)}`));
 }

@@ -4,7 +4,9 @@
  * JSON objects `{ success, … }`; nothing is thrown to the agent loop.
  */
 import { describeError } from '../base/logger';
-import type { ToolSchema } from '../skills/tools/skillTools';
+import { z } from 'zod';
+import { parseToolArgs } from '../toolkit/toolArgs';
+import { defineTool } from '../toolkit/toolDefinition';
 import type { MemoryAction, MemoryFailure, MemoryTarget } from './memoryEdit';
 import { MEMORY_TARGETS, TARGET_FILES, renderMemoryDiff } from './memoryEdit';
 import type { MemoryProposals } from './memoryProposals';
@@ -21,42 +23,39 @@ export type MemoryToolResult =
 export const MAX_MEMORY_FAILURES_PER_TURN = 3;
 export const MAX_BATCH_ACTIONS = 20;
 
-const ACTION_FIELDS = {
-  action: { type: 'string', enum: ['add', 'replace', 'remove'], description: 'add a new entry, replace an entry, or remove one.' },
-  target: { type: 'string', enum: ['memory', 'user'], description: '"memory": notes about this project (MEMORY.md). "user": the user profile (USER.md).' },
-  content: { type: 'string', description: 'add/replace: the entry, a short self-contained fact.' },
-  old_text: { type: 'string', description: 'replace/remove: a piece of the existing entry that no other entry contains.' },
-} as const;
+const ACTION = z.enum(['add', 'replace', 'remove']).describe('add a new entry, replace an entry, or remove one.');
+const TARGET = z.enum(['memory', 'user']).describe('"memory": notes about this project (MEMORY.md). "user": the user profile (USER.md).');
+const CONTENT = z.string().describe('add/replace: the entry, a short self-contained fact.');
+const OLD_TEXT = z.string().describe('replace/remove: a piece of the existing entry that no other entry contains.');
 
-export const MEMORY_TOOL_SCHEMA: ToolSchema = {
-  type: 'function',
-  function: {
-    name: 'memory',
-    description: [
-      'Keep durable notes for future sessions.',
-      'target "memory" holds facts about this project (build and test commands, conventions, paths, pitfalls); target "user" holds facts about the user (preferences, role, environment).',
-      'Save stable facts that will help later, not task progress or things only this conversation needs.',
-      'add takes content; replace takes old_text (a unique piece of the entry) and content; remove takes old_text.',
-      'Pass actions: [...] instead to make several changes at once, applied all or nothing, e.g. to consolidate a full file by replacing several entries with one shorter entry.',
-      'Each file has a character limit. Saved notes appear in the prompt from the next session on.',
-      'Never store secrets, or instructions addressed to yourself; such writes are refused.',
-    ].join(' '),
-    parameters: {
-      type: 'object',
-      properties: {
-        ...ACTION_FIELDS,
-        actions: {
-          type: 'array',
-          description: 'Several changes applied together, all or nothing (use instead of action/target/content/old_text).',
-          minItems: 1,
-          maxItems: MAX_BATCH_ACTIONS,
-          items: { type: 'object', properties: ACTION_FIELDS, required: ['action', 'target'], additionalProperties: false },
-        },
-      },
-      additionalProperties: false,
-    },
-  },
-};
+export const MEMORY_TOOL = defineTool({
+  name: 'memory',
+  description: [
+    'Keep durable notes for future sessions.',
+    'target "memory" holds facts about this project (build and test commands, conventions, paths, pitfalls); target "user" holds facts about the user (preferences, role, environment).',
+    'Save stable facts that will help later, not task progress or things only this conversation needs.',
+    'add takes content; replace takes old_text (a unique piece of the entry) and content; remove takes old_text.',
+    'Pass actions: [...] instead to make several changes at once, applied all or nothing, e.g. to consolidate a full file by replacing several entries with one shorter entry.',
+    'Each file has a character limit. Saved notes appear in the prompt from the next session on.',
+    'Never store secrets, or instructions addressed to yourself; such writes are refused.',
+  ].join(' '),
+  args: z.strictObject({
+    action: ACTION.optional(),
+    target: TARGET.optional(),
+    content: CONTENT.optional(),
+    old_text: OLD_TEXT.optional(),
+    actions: z
+      .array(z.strictObject({ action: ACTION, target: TARGET, content: CONTENT.optional(), old_text: OLD_TEXT.optional() }))
+      // Counted by parseMemoryArgs, whose messages say what to do; the schema tells the model the bounds.
+      .meta({ minItems: 1, maxItems: MAX_BATCH_ACTIONS })
+      .optional()
+      .describe('Several changes applied together, all or nothing (use instead of action/target/content/old_text).'),
+  }),
+  // Memory is threat-scanned by its tool and reviewed through its own setting (proposals or auto).
+  approval: 'self',
+  example: '{"action": "add", "target": "memory", "content": "…"}',
+  execute: (_args, tool: MemoryTool, run) => tool.run(_args, { turnId: run.turnId }),
+});
 
 export interface MemoryCallContext {
   /** Identifies the user turn the call belongs to; failures are counted per turn. */
@@ -72,24 +71,21 @@ export interface MemoryToolOptions {
 }
 
 type Parsed = { ok: true; actions: MemoryAction[] } | { ok: false; error: string };
+type CheckedArgs = z.infer<typeof MEMORY_TOOL.args>;
 
-const FIELD_NAMES = Object.keys(ACTION_FIELDS);
+const FIELD_NAMES = ['action', 'target', 'content', 'old_text'] as const;
 
 function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
 }
 
-function parseAction(raw: unknown, at: string): MemoryAction | string {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `${at}must be an object such as {"action": "add", "target": "memory", "content": "…"}`;
-  const item = raw as Record<string, unknown>;
-  const unknown = Object.keys(item).filter((k) => !FIELD_NAMES.includes(k));
-  if (unknown.length) return `${at}unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; allowed: ${FIELD_NAMES.join(', ')}`;
+type ActionFields = { readonly action?: string | undefined; readonly target?: string | undefined; readonly content?: string | undefined; readonly old_text?: string | undefined };
+
+/** What the schema cannot say: which fields each action needs and refuses. */
+function parseAction(item: ActionFields, at: string): MemoryAction | string {
   const { action, target, content, old_text: oldText } = item;
-  if (action !== 'add' && action !== 'replace' && action !== 'remove') return `${at}action must be "add", "replace" or "remove"${present(action) ? `, not ${JSON.stringify(action)}` : ''}`;
-  if (!MEMORY_TARGETS.includes(target as MemoryTarget)) return `${at}target must be "memory" (this project) or "user" (the user profile)${present(target) ? `, not ${JSON.stringify(target)}` : ''}`;
-  for (const [name, value] of [['content', content], ['old_text', oldText]] as const) {
-    if (present(value) && typeof value !== 'string') return `${at}${name} must be a string`;
-  }
+  if (action !== 'add' && action !== 'replace' && action !== 'remove') return `${at}action must be "add", "replace" or "remove"`;
+  if (!MEMORY_TARGETS.includes(target as MemoryTarget)) return `${at}target must be "memory" (this project) or "user" (the user profile)`;
   const t = target as MemoryTarget;
   if (action === 'add') {
     if (!present(content)) return `${at}add needs content: the fact to save`;
@@ -107,32 +103,21 @@ function parseAction(raw: unknown, at: string): MemoryAction | string {
 
 /** Checks the raw arguments (a JSON string or an object) into a list of actions. */
 export function parseMemoryArgs(raw: unknown): Parsed {
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = raw.trim() === '' ? {} : JSON.parse(raw);
-    } catch {
-      return { ok: false, error: 'memory arguments are not valid JSON; send an object such as {"action": "add", "target": "memory", "content": "…"}' };
-    }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, error: 'memory arguments must be a JSON object such as {"action": "add", "target": "memory", "content": "…"}' };
-  }
-  const args = value as Record<string, unknown>;
-  if (!present(args.actions) || (Array.isArray(args.actions) && args.actions.length === 0 && FIELD_NAMES.some((k) => present(args[k])))) {
-    const { actions: _ignored, ...single } = args;
-    const parsed = parseAction(single, '');
+  const checked = parseToolArgs(MEMORY_TOOL.name, MEMORY_TOOL.args, raw, MEMORY_TOOL.example);
+  if (!checked.ok) return checked;
+  const args: CheckedArgs = checked.args;
+  const batch = args.actions;
+  // An empty batch beside a single action is the model filling every field: the single action counts.
+  if (batch === undefined || (batch.length === 0 && FIELD_NAMES.some((k) => present(args[k])))) {
+    const parsed = parseAction(args, '');
     return typeof parsed === 'string' ? { ok: false, error: parsed } : { ok: true, actions: [parsed] };
   }
   const given = FIELD_NAMES.filter((k) => present(args[k]));
   if (given.length) return { ok: false, error: `give either actions (a batch) or a single action, not both (found actions and ${given.join(', ')})` };
-  const extra = Object.keys(args).filter((k) => k !== 'actions' && !FIELD_NAMES.includes(k));
-  if (extra.length) return { ok: false, error: `unknown field${extra.length > 1 ? 's' : ''} ${extra.join(', ')}; allowed: actions, ${FIELD_NAMES.join(', ')}` };
-  if (!Array.isArray(args.actions)) return { ok: false, error: 'actions must be an array of objects, each with action, target and content or old_text' };
-  if (args.actions.length === 0) return { ok: false, error: 'actions is empty; give at least one change' };
-  if (args.actions.length > MAX_BATCH_ACTIONS) return { ok: false, error: `actions has ${args.actions.length} changes; at most ${MAX_BATCH_ACTIONS} fit in one call` };
+  if (batch.length === 0) return { ok: false, error: 'actions is empty; give at least one change' };
+  if (batch.length > MAX_BATCH_ACTIONS) return { ok: false, error: `actions has ${batch.length} changes; at most ${MAX_BATCH_ACTIONS} fit in one call` };
   const actions: MemoryAction[] = [];
-  for (const [i, item] of args.actions.entries()) {
+  for (const [i, item] of batch.entries()) {
     const parsed = parseAction(item, `actions[${i}]: `);
     if (typeof parsed === 'string') return { ok: false, error: parsed };
     actions.push(parsed);
@@ -158,7 +143,7 @@ function usageOf(result: MemoryApplySuccess): Record<string, string> {
 }
 
 export class MemoryTool {
-  readonly schema = MEMORY_TOOL_SCHEMA;
+  readonly definition = MEMORY_TOOL;
   private turnId: string | undefined;
   private failures = 0;
 

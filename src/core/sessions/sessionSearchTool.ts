@@ -1,6 +1,9 @@
 import type { Logger } from '../base/logger';
 import { describeError } from '../base/logger';
-import type { ToolResult, ToolSchema } from '../skills/tools/skillTools';
+import { z } from 'zod';
+import { defineTool, runToolDefinition } from '../toolkit/toolDefinition';
+import type { ToolResult } from '../toolkit/toolResult';
+import { fail } from '../toolkit/toolResult';
 import type { SessionIndex, SessionSearchMatch, SessionSummary } from './sessionIndex';
 import { indexedText } from './sessionIndexDb';
 import type { SessionData } from './sessionLog';
@@ -8,29 +11,26 @@ import { isValidSessionId } from './sessionLog';
 import type { SessionMessageRecord } from './sessionRecords';
 import { snippetAround } from './sessionQuery';
 
-export const SESSION_SEARCH_TOOL: ToolSchema = {
-  type: 'function',
-  function: {
-    name: 'session_search',
-    description: [
-      'Search and read earlier chat sessions. Use it when the user refers to earlier work ("like last week", "the fix we found").',
-      'With query: full-text search over every message and tool call of other sessions; returns the best sessions first, each with the matching message, its neighbours, and the start and end of the session.',
-      'With session_id: read that session page by page (offset, limit), or around_message_id to scroll around one message; add query to search inside it.',
-      'With no arguments: the most recent sessions.',
-    ].join(' '),
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'Words or a phrase from the earlier conversation; "double quotes" keep words together.' },
-        session_id: { type: 'string', description: 'A session id from an earlier result.' },
-        around_message_id: { type: 'string', description: 'With session_id: show the messages around this message id.' },
-        offset: { type: 'integer', minimum: 0, description: 'With session_id: the first message to show (0-based), for paging.' },
-        limit: { type: 'integer', minimum: 1, description: 'Sessions to return (search: default 3, at most 10; list: default 10, at most 50) or messages per page (default 20, at most 50).' },
-      },
-      additionalProperties: false,
-    },
-  },
-};
+export const SESSION_SEARCH_TOOL = defineTool({
+  name: 'session_search',
+  description: [
+    'Search and read earlier chat sessions. Use it when the user refers to earlier work ("like last week", "the fix we found").',
+    'With query: full-text search over every message and tool call of other sessions; returns the best sessions first, each with the matching message, its neighbours, and the start and end of the session.',
+    'With session_id: read that session page by page (offset, limit), or around_message_id to scroll around one message; add query to search inside it.',
+    'With no arguments: the most recent sessions.',
+  ].join(' '),
+  args: z.strictObject({
+    query: z.string().optional().describe('Words or a phrase from the earlier conversation; "double quotes" keep words together.'),
+    session_id: z.string().optional().describe('A session id from an earlier result.'),
+    around_message_id: z.string().optional().describe('With session_id: show the messages around this message id.'),
+    offset: z.int().min(0).optional().describe('With session_id: the first message to show (0-based), for paging.'),
+    limit: z.int().min(1).optional().describe('Sessions to return (search: default 3, at most 10; list: default 10, at most 50) or messages per page (default 20, at most 50).'),
+  }),
+  approval: 'read',
+  example: '{"query": "login timeout"}',
+  // Stop also stops the hit summaries: the call's signal goes with the search.
+  execute: (args, ctx: SessionSearchContext, run) => searchSessions(args, ctx.signal ? ctx : { ...ctx, signal: run.signal }),
+});
 
 export interface HitSummaryRequest {
   readonly query: string;
@@ -74,56 +74,33 @@ const MAX_SUMMARIES = 3;
 
 type Args = { query?: string; session_id?: string; around_message_id?: string; offset?: number; limit?: number };
 
-const fail = (error: string): ToolResult => ({ success: false, error });
-
-function checkArgs(raw: unknown): { args: Args } | { error: string } {
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = raw.trim() === '' ? {} : JSON.parse(raw);
-    } catch {
-      return { error: 'session_search arguments are not valid JSON; send an object such as {"query": "login timeout"}' };
-    }
-  }
-  if (value === undefined || value === null) value = {};
-  if (typeof value !== 'object' || Array.isArray(value)) return { error: 'session_search arguments must be a JSON object such as {"query": "login timeout"}' };
-  const props = (SESSION_SEARCH_TOOL.function.parameters as { properties: Record<string, { type: string }> }).properties;
-  const args: Record<string, unknown> = {};
-  for (const [key, given] of Object.entries(value as Record<string, unknown>)) {
-    const type = props[key]?.type;
-    if (!type) return { error: `session_search has no argument "${key}"; its arguments are ${Object.keys(props).join(', ')}` };
-    if (given === null || given === undefined) continue;
-    if (type === 'integer') {
-      const number = typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
-      if (typeof number !== 'number' || !Number.isInteger(number) || number < (key === 'offset' ? 0 : 1)) {
-        return { error: `session_search: "${key}" must be a whole number${key === 'offset' ? ' from 0' : ' from 1'}, not ${JSON.stringify(given)}` };
-      }
-      args[key] = number;
-    } else if (typeof given !== 'string') {
-      return { error: `session_search: "${key}" must be a string, not ${Array.isArray(given) ? 'an array' : typeof given}` };
-    } else if (given.trim() !== '') {
-      args[key] = given.trim();
-    }
-  }
-  return { args: args as Args };
+/** Runs one session_search call; every outcome, including a bug, is a result the model can read. */
+export function runSessionSearch(raw: unknown, ctx: SessionSearchContext): Promise<ToolResult> {
+  return runToolDefinition(SESSION_SEARCH_TOOL, raw, ctx, { signal: ctx.signal ?? new AbortController().signal, turnId: '' }, (error) =>
+    ctx.logger?.error(`session_search failed: ${describeError(error)}`),
+  );
 }
 
-/** Runs one session_search call; every outcome, including a bug, is a result the model can read. */
-export async function runSessionSearch(raw: unknown, ctx: SessionSearchContext): Promise<ToolResult> {
-  const checked = checkArgs(raw);
-  if ('error' in checked) return fail(checked.error);
-  const { args } = checked;
-  try {
-    if (args.around_message_id !== undefined && args.session_id === undefined) {
-      return fail('around_message_id needs session_id too (both come from an earlier session_search result)');
-    }
-    if (args.session_id !== undefined) return await readOne(args, args.session_id, ctx);
-    if (args.query !== undefined) return await search(args.query, Math.min(args.limit ?? 3, 10), ctx);
-    return await listRecent(Math.min(args.limit ?? 10, 50), ctx);
-  } catch (error) {
-    ctx.logger?.error(`session_search failed: ${describeError(error)}`);
-    return fail(`session_search failed unexpectedly: ${describeError(error)}. Try again, or report this if it repeats.`);
+/** Blank strings count as not given. */
+const given = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
+
+async function searchSessions(checked: { query?: string | undefined; session_id?: string | undefined; around_message_id?: string | undefined; offset?: number | undefined; limit?: number | undefined }, ctx: SessionSearchContext): Promise<ToolResult> {
+  const query = given(checked.query);
+  const sessionId = given(checked.session_id);
+  const around = given(checked.around_message_id);
+  const args: Args = {
+    ...(query !== undefined ? { query } : {}),
+    ...(sessionId !== undefined ? { session_id: sessionId } : {}),
+    ...(around !== undefined ? { around_message_id: around } : {}),
+    ...(checked.offset !== undefined ? { offset: checked.offset } : {}),
+    ...(checked.limit !== undefined ? { limit: checked.limit } : {}),
+  };
+  if (args.around_message_id !== undefined && args.session_id === undefined) {
+    return fail('around_message_id needs session_id too (both come from an earlier session_search result)');
   }
+  if (args.session_id !== undefined) return readOne(args, args.session_id, ctx);
+  if (args.query !== undefined) return search(args.query, Math.min(args.limit ?? 3, 10), ctx);
+  return listRecent(Math.min(args.limit ?? 10, 50), ctx);
 }
 
 function clip(text: string, max: number): string {

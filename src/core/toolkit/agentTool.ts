@@ -6,11 +6,20 @@ export interface ToolRunContext {
   readonly turnId: string;
 }
 
+/**
+ * How a tool is gated: `read` never asks and may run in parallel with other reads; `edit` and
+ * `command` ask unless granted (see core/agent/approvals.ts); `self` is trusted to gate itself
+ * (memory has its own review mode).
+ */
+export type ToolApproval = 'read' | 'edit' | 'command' | 'self';
+
 /** A tool the agent loop can offer and run. Results are JSON-serialisable values. */
 export interface AgentTool {
   readonly spec: ToolSpec;
   /** Read-only tools never ask for approval and may run in parallel with each other. */
   readonly readOnly: boolean;
+  /** How the approval policy treats it; tools built from a definition always say (see toolDefinition.ts). */
+  readonly approval?: ToolApproval;
   /** Longest a call may take; the loop turns an overrun into an error result. */
   readonly timeoutMs?: number;
   run(args: unknown, context: ToolRunContext): Promise<unknown>;

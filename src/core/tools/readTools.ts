@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import type { ToolResult } from '../skills/tools/skillTools';
+import type { ToolResult } from '../toolkit/toolResult';
 import { closestNames } from '../skills/model/skillPaths';
 import { compileUserGlob, userGlobProblem } from './globPattern';
 import { IgnoreRules } from './ignoreRules';
 import { binaryKind, decodeTextFile, splitLines } from './textFiles';
-import type { Args } from './toolArgs';
-import { booleanArg, numberArg, stringArg } from './toolArgs';
+import type { Args } from './argAccess';
+import { booleanArg, numberArg, stringArg } from './argAccess';
 import type { WorkspaceToolContext } from './workspaceToolContext';
 import { fail, LIMITS } from './workspaceToolContext';
 import type { ResolvedPath } from './workspacePaths';

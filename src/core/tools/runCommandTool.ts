@@ -1,7 +1,7 @@
 import type { ApprovalPreview } from '../agent/approvalGate';
-import type { ToolResult } from '../skills/tools/skillTools';
-import type { Args } from './toolArgs';
-import { numberArg, stringArg } from './toolArgs';
+import type { ToolResult } from '../toolkit/toolResult';
+import type { Args } from './argAccess';
+import { numberArg, stringArg } from './argAccess';
 import type { WorkspaceToolContext } from './workspaceToolContext';
 import { fail, LIMITS } from './workspaceToolContext';
 import type { ResolvedPath } from './workspacePaths';

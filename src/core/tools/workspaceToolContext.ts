@@ -1,6 +1,6 @@
 import type { FileSystemPort } from '../base/fileSystemPort';
 import type { Logger } from '../base/logger';
-import type { ToolResult } from '../skills/tools/skillTools';
+import type { ToolResult } from '../toolkit/toolResult';
 import type { ProcessPort } from './processPort';
 import type { TextSearchPort } from './textSearch';
 import type { WorkspacePaths } from './workspacePaths';

@@ -4,101 +4,112 @@ import type { FileSystemPort } from '../base/fileSystemPort';
 import type { Logger } from '../base/logger';
 import { describeError } from '../base/logger';
 import type { WorkspaceFolderRef } from '../base/skillRoots';
-import type { ToolResult, ToolSchema } from '../skills/tools/skillTools';
+import { z } from 'zod';
+import { parseToolArgs } from '../toolkit/toolArgs';
+import type { ToolArgsSchema } from '../toolkit/toolArgs';
+import type { ToolDefinition } from '../toolkit/toolDefinition';
+import { agentToolsOf, findTool, isReadOnly, runToolDefinition } from '../toolkit/toolDefinition';
+import type { ToolResult } from '../toolkit/toolResult';
+import { fail } from '../toolkit/toolResult';
 import { JsTextSearch } from './jsTextSearch';
 import type { ProcessPort } from './processPort';
 import { findFiles, listFiles, readFile, searchText } from './readTools';
 import { commandPreview, prepareCommand, runCommand } from './runCommandTool';
 import type { TextSearchPort } from './textSearch';
-import type { Args } from './toolArgs';
-import { checkToolArgs } from './toolArgs';
+import type { Args } from './argAccess';
 import type { WorkspaceToolContext } from './workspaceToolContext';
-import { fail, LIMITS } from './workspaceToolContext';
+import { LIMITS } from './workspaceToolContext';
 import { WorkspacePaths } from './workspacePaths';
 import type { PreparedChange } from './writeTools';
 import { commitChange, prepareEdit, prepareWrite, previewOf } from './writeTools';
 
 const PATH_HELP = 'Relative to the workspace folder (in a multi-root workspace, start with the folder name).';
+const path = (what: string) => z.string().describe(`${what} ${PATH_HELP}`);
+const optionalPath = (what: string) => z.string().optional().describe(`${what} ${PATH_HELP} Default: the whole workspace.`);
 
-const tool = (name: string, description: string, properties: Record<string, object>, required: readonly string[] = []): ToolSchema => ({
-  type: 'function',
-  function: { name, description, parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false } },
+/** Every workspace tool runs through WorkspaceTools.execute, which owns the shared context and the previews. */
+const workspaceTool = <S extends ToolArgsSchema>(definition: Omit<ToolDefinition<S, WorkspaceTools>, 'execute'>): ToolDefinition<S, WorkspaceTools> => ({
+  ...definition,
+  execute: (args, tools, run) => tools.execute(definition.name, args as Args, run.signal),
 });
 
-export const WORKSPACE_TOOL_SCHEMAS: readonly ToolSchema[] = [
-  tool(
-    'read_file',
-    `Read a text file of the workspace. Returns up to ${LIMITS.readLines} lines per call; use start_line/end_line for a range and the "next" hint to continue. Binary files are described, not shown.`,
-    {
-      path: { type: 'string', description: `File to read. ${PATH_HELP}` },
-      start_line: { type: 'integer', minimum: 1, description: 'First line to return (1-based). Default 1.' },
-      end_line: { type: 'integer', minimum: 1, description: 'Last line to return (inclusive). Default: the end of the file.' },
-    },
-    ['path'],
-  ),
-  tool(
-    'list_files',
-    'List the files and folders under a folder, a few levels deep. Folders end with "/". Files ignored by .gitignore or the editor\'s excludes are left out.',
-    {
-      path: { type: 'string', description: `Folder to list. ${PATH_HELP} Default: the whole workspace.` },
-      depth: { type: 'integer', minimum: 1, maximum: LIMITS.listMaxDepth, description: `Levels to descend (1 = only direct entries). Default ${LIMITS.listDefaultDepth}.` },
-    },
-  ),
-  tool(
-    'find_files',
-    'Find files by glob pattern, e.g. "*.ts" (any depth), "src/**/*.test.ts", "*.{js,jsx}". Matching ignores case. Ignored files are skipped.',
-    {
-      glob: { type: 'string', description: 'Glob: * and ? stay within a folder, ** spans folders, {a,b} and [abc] work. Without "/", it matches file names at any depth.' },
-      path: { type: 'string', description: `Folder to search in; the glob is relative to it. ${PATH_HELP} Default: the whole workspace.` },
-    },
-    ['glob'],
-  ),
-  tool(
-    'search_text',
-    'Search file contents for text, line by line, and return matching lines with their line numbers. Literal and case-insensitive unless regex or case_sensitive say otherwise. Skips ignored, binary and very large files.',
-    {
-      query: { type: 'string', description: 'Text to find (one line), or a regular expression when regex is true.' },
-      path: { type: 'string', description: `Folder or file to search. ${PATH_HELP} Default: the whole workspace.` },
-      glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.py" or "src/**/*.ts".' },
-      regex: { type: 'boolean', description: 'Treat query as a regular expression. Default false.' },
-      case_sensitive: { type: 'boolean', description: 'Match letter case exactly. Default false.' },
-      max_results: { type: 'integer', minimum: 1, maximum: LIMITS.searchMaxResults, description: `Most matching lines to return. Default ${LIMITS.searchDefaultResults}.` },
-    },
-    ['query'],
-  ),
-  tool(
-    'edit_file',
-    'Change part of an existing text file: replace old_string with new_string. old_string must match one place (copy it from read_file, with enough surrounding lines to be unique); small indentation differences are tolerated. Needs the user\'s approval.',
-    {
-      path: { type: 'string', description: `File to edit. ${PATH_HELP}` },
-      old_string: { type: 'string', description: 'The exact text to replace.' },
-      new_string: { type: 'string', description: 'The text to put in its place (empty to delete).' },
-      replace_all: { type: 'boolean', description: 'Replace every occurrence instead of requiring exactly one. Default false.' },
-    },
-    ['path', 'old_string', 'new_string'],
-  ),
-  tool(
-    'write_file',
-    `Create a file, or replace a file's whole content (prefer edit_file for changes to existing files). Creates missing folders. At most ${LIMITS.writeBytes / 1024 / 1024} MiB. Needs the user's approval.`,
-    {
-      path: { type: 'string', description: `File to write. ${PATH_HELP}` },
-      content: { type: 'string', description: 'The complete new content of the file.' },
-    },
-    ['path', 'content'],
-  ),
-  tool(
-    'run_command',
-    `Run a shell command in the workspace and return its exit code and output (stdout and stderr together; long output keeps its start and end). No input can be typed: use non-interactive flags. Default timeout ${LIMITS.commandDefaultSeconds} s. Needs the user's approval.`,
-    {
-      command: { type: 'string', description: 'The command line, e.g. "npm test -- --grep parser".' },
-      cwd: { type: 'string', description: `Folder to run in. ${PATH_HELP} Default: the workspace folder.` },
-      timeout_seconds: { type: 'integer', minimum: 1, maximum: LIMITS.commandMaxSeconds, description: `Kill the command after this many seconds. Default ${LIMITS.commandDefaultSeconds}.` },
-    },
-    ['command'],
-  ),
-];
+export const WORKSPACE_TOOLS = [
+  workspaceTool({
+    name: 'read_file',
+    description: `Read a text file of the workspace. Returns up to ${LIMITS.readLines} lines per call; use start_line/end_line for a range and the "next" hint to continue. Binary files are described, not shown.`,
+    args: z.strictObject({
+      path: path('File to read.'),
+      start_line: z.int().min(1).optional().describe('First line to return (1-based). Default 1.'),
+      end_line: z.int().min(1).optional().describe('Last line to return (inclusive). Default: the end of the file.'),
+    }),
+    approval: 'read',
+  }),
+  workspaceTool({
+    name: 'list_files',
+    description: 'List the files and folders under a folder, a few levels deep. Folders end with "/". Files ignored by .gitignore or the editor\'s excludes are left out.',
+    args: z.strictObject({
+      path: optionalPath('Folder to list.'),
+      depth: z.int().min(1).max(LIMITS.listMaxDepth).optional().describe(`Levels to descend (1 = only direct entries). Default ${LIMITS.listDefaultDepth}.`),
+    }),
+    approval: 'read',
+  }),
+  workspaceTool({
+    name: 'find_files',
+    description: 'Find files by glob pattern, e.g. "*.ts" (any depth), "src/**/*.test.ts", "*.{js,jsx}". Matching ignores case. Ignored files are skipped.',
+    args: z.strictObject({
+      glob: z.string().describe('Glob: * and ? stay within a folder, ** spans folders, {a,b} and [abc] work. Without "/", it matches file names at any depth.'),
+      path: optionalPath('Folder to search in; the glob is relative to it.'),
+    }),
+    approval: 'read',
+  }),
+  workspaceTool({
+    name: 'search_text',
+    description: 'Search file contents for text, line by line, and return matching lines with their line numbers. Literal and case-insensitive unless regex or case_sensitive say otherwise. Skips ignored, binary and very large files.',
+    args: z.strictObject({
+      query: z.string().describe('Text to find (one line), or a regular expression when regex is true.'),
+      path: optionalPath('Folder or file to search.'),
+      glob: z.string().optional().describe('Only files matching this glob, e.g. "*.py" or "src/**/*.ts".'),
+      regex: z.boolean().optional().describe('Treat query as a regular expression. Default false.'),
+      case_sensitive: z.boolean().optional().describe('Match letter case exactly. Default false.'),
+      max_results: z.int().min(1).max(LIMITS.searchMaxResults).optional().describe(`Most matching lines to return. Default ${LIMITS.searchDefaultResults}.`),
+    }),
+    approval: 'read',
+  }),
+  workspaceTool({
+    name: 'edit_file',
+    description: 'Change part of an existing text file: replace old_string with new_string. old_string must match one place (copy it from read_file, with enough surrounding lines to be unique); small indentation differences are tolerated. Needs the user\'s approval.',
+    args: z.strictObject({
+      path: path('File to edit.'),
+      old_string: z.string().describe('The exact text to replace.'),
+      new_string: z.string().describe('The text to put in its place (empty to delete).'),
+      replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.'),
+    }),
+    approval: 'edit',
+  }),
+  workspaceTool({
+    name: 'write_file',
+    description: `Create a file, or replace a file's whole content (prefer edit_file for changes to existing files). Creates missing folders. At most ${LIMITS.writeBytes / 1024 / 1024} MiB. Needs the user's approval.`,
+    args: z.strictObject({
+      path: path('File to write.'),
+      content: z.string().describe('The complete new content of the file.'),
+    }),
+    approval: 'edit',
+  }),
+  workspaceTool({
+    name: 'run_command',
+    description: `Run a shell command in the workspace and return its exit code and output (stdout and stderr together; long output keeps its start and end). No input can be typed: use non-interactive flags. Default timeout ${LIMITS.commandDefaultSeconds} s. Needs the user's approval.`,
+    args: z.strictObject({
+      command: z.string().describe('The command line, e.g. "npm test -- --grep parser".'),
+      cwd: z.string().optional().describe(`Folder to run in. ${PATH_HELP} Default: the workspace folder.`),
+      timeout_seconds: z.int().min(1).max(LIMITS.commandMaxSeconds).optional().describe(`Kill the command after this many seconds. Default ${LIMITS.commandDefaultSeconds}.`),
+    }),
+    approval: 'command',
+    // run_command enforces its own timeout (up to 600 s) and kills the process itself.
+    timeoutMs: (LIMITS.commandMaxSeconds + 30) * 1000,
+  }),
+] as const;
 
-export const READ_ONLY_WORKSPACE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'find_files', 'search_text']);
+export const READ_ONLY_WORKSPACE_TOOLS: ReadonlySet<string> = new Set(WORKSPACE_TOOLS.filter(isReadOnly).map((tool) => tool.name));
 
 export interface WorkspaceToolOptions {
   readonly fs: FileSystemPort;
@@ -138,37 +149,37 @@ export class WorkspaceTools {
   }
 
   private check(name: string, args: unknown): { ok: true; args: Args } | { ok: false; error: string } {
-    const schema = WORKSPACE_TOOL_SCHEMAS.find((candidate) => candidate.function.name === name);
-    if (!schema) {
-      return { ok: false, error: `unknown tool "${name}"; the workspace tools are ${WORKSPACE_TOOL_SCHEMAS.map((s) => s.function.name).join(', ')}` };
-    }
-    return checkToolArgs(schema, args);
+    const found = findTool<WorkspaceTools>(WORKSPACE_TOOLS, name, 'workspace');
+    if (!found.ok) return found;
+    const checked = parseToolArgs(name, found.definition.args, args, found.definition.example);
+    return checked.ok ? { ok: true, args: checked.args as Args } : checked;
   }
 
-  /** Runs one call; every outcome, a bug included, is a result the model can read. */
+  /** Checks and runs one call by name; every outcome, a bug included, is a result the model can read. */
   async run(name: string, rawArgs: unknown, options: { readonly signal?: AbortSignal } = {}): Promise<ToolResult> {
-    const checked = this.check(name, rawArgs);
-    if (!checked.ok) return fail(checked.error);
-    const { args } = checked;
+    const found = findTool<WorkspaceTools>(WORKSPACE_TOOLS, name, 'workspace');
+    if (!found.ok) return fail(found.error);
+    return runToolDefinition(found.definition, rawArgs, this, { signal: options.signal ?? new AbortController().signal, turnId: '' }, (error) =>
+      this.context.logger?.error(`${name} failed: ${describeError(error)}`),
+    );
+  }
+
+  /** Runs a checked call (the definitions' `execute`). */
+  async execute(name: string, args: Args, signal?: AbortSignal): Promise<ToolResult> {
     const ctx = this.context;
-    try {
-      switch (name) {
-        case 'read_file':
-          return await readFile(args, ctx);
-        case 'list_files':
-          return await listFiles(args, ctx, options.signal);
-        case 'find_files':
-          return await findFiles(args, ctx, options.signal);
-        case 'search_text':
-          return await searchText(args, ctx, options.signal);
-        case 'run_command':
-          return await runCommand(args, ctx, options.signal);
-        default:
-          return await this.change(name, args);
-      }
-    } catch (error) {
-      ctx.logger?.error(`${name} failed: ${describeError(error)}`);
-      return fail(`${name} failed unexpectedly: ${describeError(error)}. Try again, or report this if it repeats.`);
+    switch (name) {
+      case 'read_file':
+        return readFile(args, ctx);
+      case 'list_files':
+        return listFiles(args, ctx, signal);
+      case 'find_files':
+        return findFiles(args, ctx, signal);
+      case 'search_text':
+        return searchText(args, ctx, signal);
+      case 'run_command':
+        return runCommand(args, ctx, signal);
+      default:
+        return this.change(name, args);
     }
   }
 
@@ -213,16 +224,7 @@ export class WorkspaceTools {
 
   /** The tools as the agent loop takes them. */
   agentTools(): AgentTool[] {
-    return WORKSPACE_TOOL_SCHEMAS.map((schema) => {
-      const name = schema.function.name;
-      return {
-        spec: { name, description: schema.function.description, parameters: schema.function.parameters as Record<string, unknown> },
-        readOnly: READ_ONLY_WORKSPACE_TOOLS.has(name),
-        // run_command enforces its own timeout (up to 600 s) and kills the process itself.
-        ...(name === 'run_command' ? { timeoutMs: (LIMITS.commandMaxSeconds + 30) * 1000 } : {}),
-        run: (args: unknown, context: { readonly signal: AbortSignal }) => this.run(name, args, { signal: context.signal }),
-      };
-    });
+    return agentToolsOf<WorkspaceTools>(WORKSPACE_TOOLS, () => this, (tool, error) => this.context.logger?.error(`${tool} failed: ${describeError(error)}`));
   }
 }
 

@@ -1,11 +1,11 @@
 import type { ApprovalPreview } from '../agent/approvalGate';
 import { applyPatch } from '../text/patchMatcher';
 import type { PatchStrategy } from '../text/patchMatcher';
-import type { ToolResult } from '../skills/tools/skillTools';
+import type { ToolResult } from '../toolkit/toolResult';
 import type { TextEncodingName } from './textFiles';
 import { decodeTextFile, encodeText } from './textFiles';
-import type { Args } from './toolArgs';
-import { booleanArg, stringArg } from './toolArgs';
+import type { Args } from './argAccess';
+import { booleanArg, stringArg } from './argAccess';
 import { clipDiff, unifiedDiff } from '../text/unifiedDiff';
 import type { WorkspaceToolContext } from './workspaceToolContext';
 import { LIMITS } from './workspaceToolContext';

@@ -2,18 +2,20 @@ import * as vscode from 'vscode';
 import type { ApprovalPolicy } from '../../core/agent/approvals';
 import type { ApprovalPrompt, ApprovalReply } from '../../core/agent/approvalGate';
 import { createApprovalGate } from '../../core/agent/approvalGate';
-import type { ChatMessage, ChatModel, ChatRequest } from '../../core/llm/chatTypes';
-import { AgentSession, DEFAULT_MAX_STEPS } from '../../core/agent/agentSession';
+import type { ChatMessage, ChatModel } from '../../core/llm/chatTypes';
+import { DEFAULT_MAX_STEPS } from '../../core/agent/agentSession';
+import type { Claim } from '../../core/base/conversationLock';
+import { ConversationLock } from '../../core/base/conversationLock';
 import { CONTEXT_KEYS, SETTINGS } from '../../core/base/contributions';
 import { describeError } from '../../core/base/logger';
 import type { SessionData } from '../../core/sessions/sessionLog';
 import { toChatMessages } from '../../core/sessions/sessionLog';
-import type { SessionWriter } from '../../core/sessions/sessionWriter';
 import { MODEL_PRESETS } from '../../providers/modelPresets';
 import type { AreaMessage, ChatItem, ChatSnapshot, WebviewToHost } from '../../shared/protocol';
 import { assertNever } from '../../shared/protocol';
 import type { AgentFactoryDeps, BuiltAgent } from './agentFactory';
 import { buildAgent } from './agentFactory';
+import { ActiveSession } from './activeSession';
 import { ChatDiffs } from './chatDiffs';
 import { openCheckedLink } from './chatLinks';
 import { resolveChatModel } from '../models/chatModelResolver';
@@ -29,32 +31,6 @@ export interface ChatControllerDeps extends AgentFactoryDeps {
   readonly policy: ApprovalPolicy;
 }
 
-/** Forwards to whichever model the settings name now, so a session survives a model change. */
-class CurrentModel implements ChatModel {
-  constructor(private current: ChatModel) {}
-  get id(): string {
-    return this.current.id;
-  }
-  set(model: ChatModel): void {
-    this.current = model;
-  }
-  stream(request: ChatRequest) {
-    return this.current.stream(request);
-  }
-}
-
-interface ActiveSession {
-  readonly agent: AgentSession;
-  readonly built: BuiltAgent;
-  readonly model: CurrentModel;
-  readonly systemPrompt: string;
-  readonly promptLayers?: { stable: string; context: string; volatile: string };
-  writer: SessionWriter | undefined;
-  /** Appends in call order; awaited before the turn reports done. */
-  appended: Promise<unknown>;
-  suggestions: string[];
-}
-
 /**
  * The Chat tab: one agent session at a time, streamed into the transcript; approvals asked on
  * cards; everything logged to the session file as soon as it is complete.
@@ -62,8 +38,8 @@ interface ActiveSession {
 export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.Disposable {
   private transcript: ChatTranscript;
   private active: ActiveSession | undefined;
-  private abort: AbortController | undefined;
-  private running: Promise<void> | undefined;
+  /** Taken before the first await of a send, New Chat or resume, so none of them interleave. */
+  private readonly lock = new ConversationLock();
   private readonly pending = new Map<string, { prompt: ApprovalPrompt; resolve: (reply: ApprovalReply) => void }>();
   private approvalCounter = 0;
   private turnCounter = 0;
@@ -71,6 +47,9 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   private readonly sessionEmitter = new vscode.EventEmitter<string | undefined>();
   readonly onDidChangeSession = this.sessionEmitter.event;
   private focusItemId: string | undefined;
+  private readonly noticeEmitter = new vscode.EventEmitter<{ level: 'info' | 'warning' | 'error'; message: string }>();
+  /** Every notice the chat shows outside the transcript (refused sends, failures). */
+  readonly onDidNotice = this.noticeEmitter.event;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.transcript = this.newTranscript();
@@ -87,18 +66,18 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   }
 
   get busy(): boolean {
-    return this.abort !== undefined;
+    return this.lock.held === 'turn';
   }
 
-  /** Resolves when the running turn (if any) has finished; for tests and shutdown. */
+  /** Resolves when the running turn, New Chat or resume (if any) has finished; for tests and shutdown. */
   async idle(): Promise<void> {
-    await this.running;
+    await this.lock.whenFree();
   }
 
   async currentSession(): Promise<SessionData | undefined> {
     const id = this.currentSessionId;
     if (!id) return undefined;
-    await this.active?.appended;
+    await this.active?.saved();
     await this.active?.writer?.flush();
     return this.deps.sessions.log.read(id);
   }
@@ -115,7 +94,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       case 'chat/retry': {
         const last = this.transcript.lastUserText;
         if (last) return this.send(last);
-        this.deps.panel.post({ type: 'panel/notice', level: 'info', message: 'There is no earlier message to retry.' });
+        this.notice('info', 'There is no earlier message to retry.');
         return;
       }
       case 'chat/editLast':
@@ -131,7 +110,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       case 'chat/insertCode':
         return insertAtCursor(message.code);
       case 'chat/openLink':
-        return openCheckedLink(message.href, (text) => this.deps.panel.post({ type: 'panel/notice', level: 'warning', message: text }));
+        return openCheckedLink(message.href, (text) => this.notice('warning', text));
       case 'chat/saveAsSkill':
         await vscode.commands.executeCommand('skillwright.saveAsSkill');
         return;
@@ -163,7 +142,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
 
   /** Stops the running turn: the HTTP request is aborted, commands are killed, questions are withdrawn. */
   stop(): void {
-    this.abort?.abort();
+    this.lock.stop();
     for (const [id, entry] of this.pending) {
       entry.resolve('deny');
       this.transcript.approvalAnswered(id, 'expired');
@@ -173,30 +152,38 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
 
   async newChat(): Promise<void> {
     this.stop();
-    await this.running;
-    this.active = undefined;
-    this.transcript = this.newTranscript();
-    this.focusItemId = undefined;
-    this.sessionEmitter.fire(undefined);
-    await this.sync();
+    const claim = await this.lock.take('switch');
+    try {
+      this.active = undefined;
+      this.transcript = this.newTranscript();
+      this.focusItemId = undefined;
+      this.sessionEmitter.fire(undefined);
+      await this.sync();
+    } finally {
+      this.lock.release(claim);
+    }
   }
 
   async openSession(id: string, focusMessageId?: string): Promise<void> {
     this.stop();
-    await this.running;
-    const resumed = await this.deps.sessions.log.resume(id);
-    if (!resumed?.session.header) throw new Error(`The session ${id} could not be read; it may have been deleted.`);
-    const { writer, session } = resumed;
-    const header = session.header!;
-    const built = await buildAgent(this.deps, () => this.currentSessionId);
-    const model = await this.resolveModel();
-    this.active = this.createSession(built, model ?? unavailableModel(), header.systemPrompt, header.promptLayers, toChatMessages(session).slice(1));
-    this.active.writer = writer;
-    this.transcript = ChatTranscript.fromSession(session, built.assembled.catalog.included);
-    this.rebindTranscript();
-    this.focusItemId = focusMessageId ? itemForMessage(session, focusMessageId) : undefined;
-    this.sessionEmitter.fire(id);
-    this.deps.panel.post({ type: 'chat/snapshot', chat: await this.snapshot() });
+    const claim = await this.lock.take('switch');
+    try {
+      const resumed = await this.deps.sessions.log.resume(id);
+      const header = resumed?.session.header;
+      if (!resumed || !header) throw new Error(`The session ${id} could not be read; it may have been deleted.`);
+      const { writer, session } = resumed;
+      const built = await buildAgent(this.deps, () => this.currentSessionId);
+      const model = await this.resolveModel();
+      this.active = this.createSession(built, model ?? unavailableModel(), header.systemPrompt, header.promptLayers, toChatMessages(session).slice(1));
+      this.active.writer = writer;
+      this.transcript = ChatTranscript.fromSession(session, built.assembled.catalog.included);
+      this.rebindTranscript();
+      this.focusItemId = focusMessageId ? itemForMessage(session, focusMessageId) : undefined;
+      this.sessionEmitter.fire(id);
+      this.deps.panel.post({ type: 'chat/snapshot', chat: await this.snapshot() });
+    } finally {
+      this.lock.release(claim);
+    }
   }
 
   forgetSession(id: string): void {
@@ -207,6 +194,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     this.stop();
     this.diffs.dispose();
     this.sessionEmitter.dispose();
+    this.noticeEmitter.dispose();
   }
 
   private newTranscript(): ChatTranscript {
@@ -252,47 +240,27 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     promptLayers: ActiveSession['promptLayers'],
     history: readonly ChatMessage[] = [],
   ): ActiveSession {
-    const current = new CurrentModel(model);
     const maxSteps = vscode.workspace.getConfiguration(SETTINGS.section).get<number>(SETTINGS.maxSteps, DEFAULT_MAX_STEPS);
-    const gate = createApprovalGate(this.deps.policy, (prompt) => this.ask(prompt), {
+    const approvals = createApprovalGate(this.deps.policy, (prompt) => this.ask(prompt), {
       preview: (tool, args) => built.workspaceTools.preview(tool, args),
     });
-    const session: ActiveSession = {
+    return new ActiveSession({
       built,
-      model: current,
+      model,
       systemPrompt,
       ...(promptLayers ? { promptLayers } : {}),
-      writer: undefined,
-      appended: Promise.resolve(),
-      suggestions: [],
-      agent: undefined as unknown as AgentSession,
-    };
-    const agent = new AgentSession({
-      model: current,
-      tools: built.assembled.tools,
-      systemPrompt,
       history,
-      approvals: gate,
+      approvals,
       maxSteps: Number.isInteger(maxSteps) && maxSteps > 0 ? maxSteps : DEFAULT_MAX_STEPS,
-      suggest: (text) => {
-        const found = built.assembled.suggest(text);
-        session.suggestions = found.map((s) => s.name);
-        return found;
-      },
-      onMessage: (message) => {
-        const writer = session.writer;
-        if (writer) session.appended = session.appended.then(() => writer.appendChat(message)).catch((error: unknown) => this.logFailure('Saving a message', error));
-      },
+      onSaveFailure: (error) => this.logFailure('Saving a message', error),
     });
-    (session as { agent: AgentSession }).agent = agent;
-    return session;
   }
 
   private async ensureSession(): Promise<ActiveSession | undefined> {
     const model = await this.resolveModel();
     if (!model) {
       this.deps.panel.post({ type: 'chat/snapshot', chat: await this.snapshot() });
-      this.deps.panel.post({ type: 'panel/notice', level: 'warning', message: 'Choose a model first: pick a provider on the setup card, or run "Skillwright: Configure Model".' });
+      this.notice('warning', 'Choose a model first: pick a provider on the setup card, or run "Skillwright: Configure Model".');
       return undefined;
     }
     if (this.active) {
@@ -311,27 +279,43 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     return this.active;
   }
 
-  private async send(typed: string): Promise<void> {
-    if (this.busy) {
-      this.deps.panel.post({ type: 'panel/notice', level: 'info', message: 'A reply is still running: stop it first, or wait for it to finish.' });
+  /**
+   * Runs one turn. The lock is taken before anything is awaited, so a second send in the same
+   * tick, a send while a stopped reply winds down and a send while a session opens are refused
+   * with a notice (the draft stays in the input box) instead of starting a second turn.
+   */
+  private async send(typed: string, prepare?: () => Promise<void>): Promise<void> {
+    const claim = this.lock.tryTake('turn');
+    if (!claim) {
+      this.notice('info', this.refusal());
       return;
     }
-    const slash = parseSlashCommand(typed, (name) => this.deps.skills.skillIndex.get(name) !== undefined);
-    if (!slash.ok) {
-      this.deps.panel.post({ type: 'panel/notice', level: 'warning', message: slash.error });
-      return;
-    }
-    const session = await this.ensureSession();
-    if (!session) return;
-    const abort = new AbortController();
-    this.abort = abort;
     this.setBusy(true);
-    const turnId = `t${Date.now().toString(36)}-${++this.turnCounter}`;
-    this.running = this.runTurn(session, turnId, typed, slash.text, abort);
-    await this.running;
+    try {
+      const slash = parseSlashCommand(typed, (name) => this.deps.skills.skillIndex.get(name) !== undefined);
+      if (!slash.ok) {
+        this.notice('warning', slash.error);
+        return;
+      }
+      await prepare?.();
+      const session = await this.ensureSession();
+      // Stopped before the request went out: nothing was said, so nothing is logged.
+      if (!session || claim.signal.aborted) return;
+      const turnId = `t${Date.now().toString(36)}-${++this.turnCounter}`;
+      await this.runTurn(session, turnId, typed, slash.text, claim);
+    } finally {
+      this.lock.release(claim);
+      this.setBusy(false);
+    }
   }
 
-  private async runTurn(session: ActiveSession, turnId: string, typed: string, modelText: string, abort: AbortController): Promise<void> {
+  private refusal(): string {
+    if (this.lock.held === 'switch') return 'A session is opening: send again once it shows.';
+    if (this.lock.stopping) return 'The reply is stopping: send again once it has stopped.';
+    return 'A reply is still running: stop it first, or wait for it to finish.';
+  }
+
+  private async runTurn(session: ActiveSession, turnId: string, typed: string, modelText: string, claim: Claim): Promise<void> {
     const catalog = session.built.assembled.catalog.included;
     this.transcript.startTurn(turnId, typed, { catalog, suggestions: [] });
     try {
@@ -344,36 +328,32 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
         });
         this.sessionEmitter.fire(session.writer.id);
       }
-      const writer = session.writer;
       await session.agent.send(modelText, {
-        signal: abort.signal,
+        signal: claim.signal,
         onEvent: (event) => {
           if (event.type === 'usage') {
-            session.appended = session.appended.then(() => writer.appendUsage(event.usage, { model: session.model.id })).catch(() => undefined);
+            session.append((w) => w.appendUsage(event.usage, { model: session.model.id }));
           }
           if (event.type === 'turn_done') this.transcript.setSuggestions(session.suggestions);
           this.transcript.onEvent(event);
         },
       });
-      await session.appended;
+      await session.saved();
     } catch (error) {
       this.logFailure('The turn', error);
       this.transcript.onEvent({ type: 'turn_done', reason: 'error' });
-      this.deps.panel.post({ type: 'panel/notice', level: 'error', message: `The turn failed: ${describeError(error)}` });
+      this.notice('error', `The turn failed: ${describeError(error)}`);
     } finally {
-      this.abort = undefined;
-      this.running = undefined;
-      this.setBusy(false);
       this.sessionEmitter.fire(session.writer?.id);
     }
   }
 
   private async editLast(text: string): Promise<void> {
-    if (this.busy) return;
-    if (this.active) this.active.agent.dropLastTurn();
-    this.transcript.dropLastTurn();
-    this.deps.panel.post({ type: 'chat/snapshot', chat: await this.snapshot() });
-    await this.send(text);
+    await this.send(text, async () => {
+      this.active?.agent.dropLastTurn();
+      this.transcript.dropLastTurn();
+      this.deps.panel.post({ type: 'chat/snapshot', chat: await this.snapshot() });
+    });
   }
 
   private ask(prompt: ApprovalPrompt): Promise<ApprovalReply> {
@@ -386,7 +366,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   private async answer(id: string, answer: 'allow_once' | 'allow_session' | 'allow_always' | 'deny'): Promise<void> {
     const entry = this.pending.get(id);
     if (!entry) {
-      this.deps.panel.post({ type: 'panel/notice', level: 'info', message: 'That request is no longer waiting for an answer.' });
+      this.notice('info', 'That request is no longer waiting for an answer.');
       return;
     }
     this.pending.delete(id);
@@ -396,7 +376,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
 
   private async openDiff(id: string): Promise<void> {
     if (!(await this.diffs.open(id))) {
-      this.deps.panel.post({ type: 'panel/notice', level: 'info', message: 'That change has no diff to show any more.' });
+      this.notice('info', 'That change has no diff to show any more.');
     }
   }
 
@@ -404,6 +384,11 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     this.deps.panel.post({ type: 'chat/busy', busy });
     // Enables the Stop command and its Escape keybinding only while a reply runs.
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.busy, busy);
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.deps.panel.post({ type: 'panel/notice', level, message });
+    this.noticeEmitter.fire({ level, message });
   }
 
   private logFailure(what: string, error: unknown): void {

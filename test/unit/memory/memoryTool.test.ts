@@ -1,9 +1,10 @@
+import { toolSpecOf } from '../../../src/core/toolkit/toolDefinition';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { MemoryProposals } from '../../../src/core/memory/memoryProposals';
 import type { MemoryStore } from '../../../src/core/memory/memoryStore';
 import type { MemoryReviewMode, MemoryToolResult } from '../../../src/core/memory/memoryTool';
-import { MAX_BATCH_ACTIONS, MEMORY_TOOL_SCHEMA, MemoryTool, parseMemoryArgs } from '../../../src/core/memory/memoryTool';
+import { MAX_BATCH_ACTIONS, MEMORY_TOOL, MemoryTool, parseMemoryArgs } from '../../../src/core/memory/memoryTool';
 import type { MemoryDirs } from './memoryTestDirs';
 import { makeMemoryDirs, readText, writeText } from './memoryTestDirs';
 
@@ -38,14 +39,15 @@ describe('memory tool', () => {
 
   describe('schema', () => {
     it('is an OpenAI function schema with the actions, targets and a batch', () => {
-      assert.equal(MEMORY_TOOL_SCHEMA.type, 'function');
-      assert.equal(MEMORY_TOOL_SCHEMA.function.name, 'memory');
-      const params = MEMORY_TOOL_SCHEMA.function.parameters as { properties: Record<string, { enum?: string[]; items?: { properties: Record<string, unknown>; required: string[] } }> };
+      const spec = toolSpecOf(MEMORY_TOOL);
+      assert.equal(spec.name, 'memory');
+      const params = spec.parameters as { properties: Record<string, { enum?: string[]; items?: { properties: Record<string, unknown>; required: string[] } }> };
       assert.deepEqual(params.properties.action?.enum, ['add', 'replace', 'remove']);
       assert.deepEqual(params.properties.target?.enum, ['memory', 'user']);
       assert.deepEqual(Object.keys(params.properties.actions?.items?.properties ?? {}), ['action', 'target', 'content', 'old_text']);
-      assert.deepEqual(JSON.parse(JSON.stringify(MEMORY_TOOL_SCHEMA)), MEMORY_TOOL_SCHEMA, 'serialisable as is');
-      assert.equal(tool.schema, MEMORY_TOOL_SCHEMA);
+      assert.deepEqual(params.properties.actions?.items?.required, ['action', 'target']);
+      assert.deepEqual(JSON.parse(JSON.stringify(spec)), spec, 'serialisable as is');
+      assert.equal(tool.definition, MEMORY_TOOL);
     });
   });
 
@@ -54,13 +56,13 @@ describe('memory tool', () => {
       ['{not json', /not valid JSON/],
       ['[1]', /must be a JSON object/],
       [42, /must be a JSON object/],
-      [{ action: 'add', target: 'memory', content: 'x', colour: 'red' }, /unknown field colour/],
+      [{ action: 'add', target: 'memory', content: 'x', colour: 'red' }, /has no argument "colour"/],
       [{ target: 'memory', content: 'x' }, /action must be "add", "replace" or "remove"/],
       [{ action: 'append', target: 'memory', content: 'x' }, /not "append"/],
       [{ action: 'add', content: 'x' }, /target must be "memory" \(this project\) or "user"/],
       [{ action: 'add', target: 'team', content: 'x' }, /not "team"/],
       [{ action: 'add', target: 'memory' }, /add needs content/],
-      [{ action: 'add', target: 'memory', content: 5 }, /content must be a string/],
+      [{ action: 'add', target: 'memory', content: 5 }, /"content" must be a string/],
       [{ action: 'add', target: 'memory', content: 'x', old_text: 'y' }, /add takes no old_text/],
       [{ action: 'replace', target: 'memory', content: 'x' }, /replace needs old_text/],
       [{ action: 'replace', target: 'memory', old_text: 'x' }, /replace needs content/],
@@ -68,10 +70,10 @@ describe('memory tool', () => {
       [{ action: 'remove', target: 'memory', old_text: 'x', content: 'y' }, /remove takes no content/],
       [{ action: 'add', target: 'memory', content: 'x', actions: [{ action: 'add', target: 'user', content: 'y' }] }, /either actions \(a batch\) or a single action, not both/],
       [{ actions: [] }, /actions is empty/],
-      [{ actions: 'add' }, /actions must be an array/],
-      [{ actions: [{ action: 'add', target: 'memory', content: 'x' }], extra: 1 }, /unknown field extra/],
+      [{ actions: 'add' }, /"actions" must be an array/],
+      [{ actions: [{ action: 'add', target: 'memory', content: 'x' }], extra: 1 }, /has no argument "extra"/],
       [{ actions: Array.from({ length: MAX_BATCH_ACTIONS + 1 }, () => ({ action: 'add', target: 'memory', content: 'x' })) }, /at most 20 fit/],
-      [{ actions: [{ action: 'add', target: 'memory', content: 'x' }, 'oops'] }, /^actions\[1\]: must be an object/],
+      [{ actions: [{ action: 'add', target: 'memory', content: 'x' }, 'oops'] }, /"actions\[1\]" must be an object/],
       [{ actions: [{ action: 'remove', target: 'user' }] }, /^actions\[0\]: remove needs old_text/],
     ];
 

@@ -1,3 +1,4 @@
+import { toolSpecOf } from '../../../src/core/toolkit/toolDefinition';
 import * as assert from 'node:assert/strict';
 import type { ChatModel, ModelEvent } from '../../../src/core/llm/chatTypes';
 import { hitSummarizer } from '../../../src/core/sessions/hitSummarizer';
@@ -28,9 +29,10 @@ describe('session_search tool', function () {
   afterEach(() => fixture.cleanup());
 
   it('offers an OpenAI function schema named session_search with the documented arguments', () => {
-    assert.equal(SESSION_SEARCH_TOOL.type, 'function');
-    assert.equal(SESSION_SEARCH_TOOL.function.name, 'session_search');
-    const parameters = SESSION_SEARCH_TOOL.function.parameters as { properties: Record<string, unknown>; additionalProperties: boolean };
+    const spec = toolSpecOf(SESSION_SEARCH_TOOL);
+    assert.equal(spec.name, 'session_search');
+    assert.equal(SESSION_SEARCH_TOOL.approval, 'read');
+    const parameters = spec.parameters as { properties: Record<string, unknown>; additionalProperties: boolean };
     assert.deepEqual(Object.keys(parameters.properties).sort(), ['around_message_id', 'limit', 'offset', 'query', 'session_id']);
     assert.equal(parameters.additionalProperties, false);
   });
@@ -90,7 +92,7 @@ describe('session_search tool', function () {
       ['{not json', /not valid JSON/],
       [[1, 2], /must be a JSON object/],
       [{ query: 42 }, /"query" must be a string/],
-      [{ limit: 0 }, /"limit" must be a whole number from 1/],
+      [{ limit: 0 }, /"limit" must be at least 1, not 0/],
       [{ limit: 'many' }, /"limit" must be a whole number/],
       [{ sessions: 'x' }, /has no argument "sessions"/],
       [{ around_message_id: 'm3' }, /needs session_id too/],

@@ -6,7 +6,8 @@ import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { SkillRoot } from '../../../src/core/base/skillRoots';
 import { skillRootCandidates } from '../../../src/core/base/skillRoots';
 import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
-import type { SkillToolContext, ToolResult } from '../../../src/core/skills/tools/skillTools';
+import type { ToolResult } from '../../../src/core/toolkit/toolResult';
+import type { SkillToolContext } from '../../../src/core/skills/tools/skillTools';
 import { runSkillTool } from '../../../src/core/skills/tools/skillTools';
 
 /** A temp project and home folder with every skill root of a one-folder workspace, and an index over them. */

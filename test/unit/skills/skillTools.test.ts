@@ -6,7 +6,8 @@ import type { SkillRoot } from '../../../src/core/base/skillRoots';
 import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
 import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
 import type { SkillToolContext } from '../../../src/core/skills/tools/skillTools';
-import { MAX_VIEW_CHARS, SKILL_TOOL_SCHEMAS, runSkillTool } from '../../../src/core/skills/tools/skillTools';
+import { MAX_VIEW_CHARS, SKILL_TOOLS, runSkillTool } from '../../../src/core/skills/tools/skillTools';
+import { toolSpecOf } from '../../../src/core/toolkit/toolDefinition';
 import { repoRoot } from '../../repoRoot';
 import type { ToolWorkspace } from './skillToolWorkspace';
 import { makeWorkspace, names, skillMd } from './skillToolWorkspace';
@@ -18,13 +19,18 @@ describe('skill tools: schemas and arguments', () => {
   });
   after(() => ws.cleanup());
 
-  it('describes three tools as OpenAI function schemas', () => {
-    assert.deepEqual(SKILL_TOOL_SCHEMAS.map((s) => s.function.name), ['skills_list', 'skill_view', 'skill_manage']);
-    for (const schema of SKILL_TOOL_SCHEMAS) {
-      assert.equal(schema.type, 'function');
-      assert.ok(schema.function.description.length > 40);
-      assert.equal((schema.function.parameters as { type: string }).type, 'object');
+  it('describes three tools whose JSON schemas derive from their definitions', () => {
+    assert.deepEqual(SKILL_TOOLS.map((t) => t.name), ['skills_list', 'skill_view', 'skill_manage']);
+    for (const definition of SKILL_TOOLS) {
+      const spec = toolSpecOf(definition);
+      assert.ok(spec.description.length > 40);
+      assert.equal(spec.parameters['type'], 'object');
+      assert.equal(spec.parameters['additionalProperties'], false);
+      assert.equal(spec.parameters['$schema'], undefined, 'no draft marker: some providers refuse it');
     }
+    const manage = toolSpecOf(SKILL_TOOLS[2]).parameters as { required: string[]; properties: Record<string, { enum?: string[] }> };
+    assert.deepEqual(manage.required, ['action', 'name']);
+    assert.deepEqual(manage.properties['action']?.enum, ['create', 'patch', 'edit', 'delete', 'write_file', 'remove_file']);
   });
 
   it('refuses an unknown tool and names the real ones', async () => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
-import type { ToolResult } from '../../../src/core/skills/tools/skillTools';
+import type { ToolResult } from '../../../src/core/toolkit/toolResult';
 import type { WorkspaceToolOptions } from '../../../src/core/tools/workspaceTools';
 import { WorkspaceTools } from '../../../src/core/tools/workspaceTools';
 

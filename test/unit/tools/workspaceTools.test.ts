@@ -4,7 +4,8 @@ import type { FileSystemPort } from '../../../src/core/base/fileSystemPort';
 import { JsTextSearch } from '../../../src/core/tools/jsTextSearch';
 import { NodeProcessPort } from '../../../src/core/tools/processPort';
 import { RipgrepSearch } from '../../../src/core/tools/ripgrepSearch';
-import { READ_ONLY_WORKSPACE_TOOLS, WORKSPACE_TOOL_SCHEMAS, WorkspaceTools } from '../../../src/core/tools/workspaceTools';
+import { toolSpecOf } from '../../../src/core/toolkit/toolDefinition';
+import { READ_ONLY_WORKSPACE_TOOLS, WORKSPACE_TOOLS, WorkspaceTools } from '../../../src/core/tools/workspaceTools';
 import { findRipgrep, SEARCH_TREE, writeTree } from './searchFixtures';
 import type { TestWorkspace } from './toolTestWorkspace';
 import { makeTestWorkspace, nodeFs } from './toolTestWorkspace';
@@ -12,12 +13,12 @@ import { makeTestWorkspace, nodeFs } from './toolTestWorkspace';
 describe('workspace tool schemas', () => {
   it('offer the seven tools, each with a description and a closed argument object', () => {
     assert.deepEqual(
-      WORKSPACE_TOOL_SCHEMAS.map((schema) => schema.function.name),
+      WORKSPACE_TOOLS.map((definition) => definition.name),
       ['read_file', 'list_files', 'find_files', 'search_text', 'edit_file', 'write_file', 'run_command'],
     );
-    for (const schema of WORKSPACE_TOOL_SCHEMAS) {
+    for (const definition of WORKSPACE_TOOLS) {
+      const schema = { function: toolSpecOf(definition) };
       const parameters = schema.function.parameters as { type: string; properties: Record<string, { type: string; description?: string }>; required?: string[]; additionalProperties: boolean };
-      assert.equal(schema.type, 'function');
       assert.ok(schema.function.description.length > 40 && schema.function.description.length < 400, schema.function.name);
       assert.equal(parameters.type, 'object');
       assert.equal(parameters.additionalProperties, false);

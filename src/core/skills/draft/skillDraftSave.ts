@@ -3,7 +3,8 @@ import type { SkillRoot } from '../../base/skillRoots';
 import { checkDraft } from './skillDraftCheck';
 import { parseSkillText } from '../model/skillParser';
 import { checkCategory, isInside, qualifiedName, resolveInSkill, skillNameProblem } from '../model/skillPaths';
-import type { SkillToolContext, ToolResult } from '../tools/skillTools';
+import type { ToolResult } from '../../toolkit/toolResult';
+import type { SkillToolContext } from '../tools/skillTools';
 import { runSkillTool } from '../tools/skillTools';
 import { SKILL_FILE } from '../model/skillTypes';
 

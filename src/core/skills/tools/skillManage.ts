@@ -16,7 +16,8 @@ import {
 } from '../model/skillPaths';
 import type { ResolvedSkillPath } from '../model/skillPaths';
 import { SkillSearch } from '../search/skillSearch';
-import type { SkillToolContext, ToolResult } from './skillTools';
+import type { ToolResult } from '../../toolkit/toolResult';
+import type { SkillToolContext } from './skillTools';
 import type { LintFinding, SkillRecord } from '../model/skillTypes';
 import { SKILL_FILE } from '../model/skillTypes';
 

@@ -1,3 +1,7 @@
+import { z } from 'zod';
+import { defineTool, findTool, runToolDefinition } from '../../toolkit/toolDefinition';
+import type { ToolResult } from '../../toolkit/toolResult';
+import { fail } from '../../toolkit/toolResult';
 import type { FileSystemPort } from '../../base/fileSystemPort';
 import type { Logger } from '../../base/logger';
 import type { SkillRoot } from '../../base/skillRoots';
@@ -22,10 +26,6 @@ export interface SkillToolContext {
   readonly usage?: { record(name: string, kind: 'view' | 'edit'): void };
 }
 
-export type ToolResult = { readonly success: true; readonly [k: string]: unknown } | { readonly success: false; readonly error: string };
-
-export type ToolSchema = { readonly type: 'function'; readonly function: { readonly name: string; readonly description: string; readonly parameters: object } };
-
 export const MAX_LISTED_SKILLS = 200;
 export const MAX_LIST_CHARS = 20_000;
 export const MAX_QUERY_RESULTS = 30;
@@ -36,152 +36,76 @@ export const MAX_VIEW_CHARS = 256 * 1024;
 /** Files above this are not even read for a preview. */
 const MAX_VIEW_READ_BYTES = 8 * 1024 * 1024;
 
-export const SKILL_TOOL_SCHEMAS: readonly ToolSchema[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'skills_list',
-      description:
-        'List the available skills (name and short description, grouped by category). Use it to find a skill when the catalog in the prompt does not show one that fits; pass query to rank skills by relevance, or category to narrow the list.',
-      parameters: {
-        type: 'object',
-        properties: {
-          category: { type: 'string', description: 'Only this category and its subcategories, e.g. "devops" or "devops/k8s".' },
-          query: { type: 'string', description: 'Words describing the task; results are ranked by relevance.' },
-        },
-        additionalProperties: false,
-      },
-    },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'skill_view',
-      description:
-        'Load a skill before acting on a task it covers: returns the full SKILL.md and the list of its linked files. With file_path, returns one linked file (e.g. "references/api.md"); open linked files only when the instructions call for them.',
-      parameters: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', description: 'Skill name, or "category/name" when a name is ambiguous.' },
-          file_path: { type: 'string', description: 'A file inside the skill folder, relative to it, e.g. "references/api.md".' },
-        },
-        required: ['name'],
-        additionalProperties: false,
-      },
-    },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'skill_manage',
-      description: [
-        'Create or change skills (folders with a SKILL.md: YAML frontmatter with name and description, then Markdown instructions).',
-        'Actions: create (name, content, optional category and scope "project" or "user") saves a new skill after a task worth repeating;',
-        'patch (name, old_string, new_string, optional replace_all and file_path) fixes part of a skill you found wrong or outdated;',
-        'edit (name, content) replaces the whole SKILL.md; delete (name) removes a skill;',
-        'write_file / remove_file (name, file_path, content) manage files under references/, templates/, scripts/ or assets/.',
-        'Changes are validated first; invalid ones are refused with the reasons.',
-      ].join(' '),
-      parameters: {
-        type: 'object',
-        properties: {
-          action: { type: 'string', enum: ['create', 'patch', 'edit', 'delete', 'write_file', 'remove_file'] },
-          name: { type: 'string', description: 'Skill name: lowercase letters, digits and single hyphens, at most 64 characters.' },
-          content: { type: 'string', description: 'create/edit: the whole SKILL.md (frontmatter name must equal name). write_file: the file text.' },
-          category: { type: 'string', description: 'create: folder path for the skill, e.g. "devops/k8s" (at most 3 levels).' },
-          scope: { type: 'string', enum: ['project', 'user'], description: 'create: "project" (default, shared through the repository) or "user" (all your projects).' },
-          old_string: { type: 'string', description: 'patch: the exact text to replace, with enough context to be unique.' },
-          new_string: { type: 'string', description: 'patch: the replacement text.' },
-          replace_all: { type: 'boolean', description: 'patch: replace every match instead of requiring a unique one.' },
-          file_path: { type: 'string', description: 'patch/write_file/remove_file: a file under references/, templates/, scripts/ or assets/ (patch defaults to SKILL.md).' },
-        },
-        required: ['action', 'name'],
-        additionalProperties: false,
-      },
-    },
-  },
-];
+const NAME = 'Skill name, or "category/name" when a name is ambiguous.';
 
-const fail = (error: string): ToolResult => ({ success: false, error });
+export const SKILLS_LIST_TOOL = defineTool({
+  name: 'skills_list',
+  description:
+    'List the available skills (name and short description, grouped by category). Use it to find a skill when the catalog in the prompt does not show one that fits; pass query to rank skills by relevance, or category to narrow the list.',
+  args: z.strictObject({
+    category: z.string().optional().describe('Only this category and its subcategories, e.g. "devops" or "devops/k8s".'),
+    query: z.string().optional().describe('Words describing the task; results are ranked by relevance.'),
+  }),
+  approval: 'read',
+  execute: async (args, ctx: SkillToolContext) => listSkills(args, ctx),
+});
 
-type FieldType = 'string' | 'boolean';
+export const SKILL_VIEW_TOOL = defineTool({
+  name: 'skill_view',
+  description:
+    'Load a skill before acting on a task it covers: returns the full SKILL.md and the list of its linked files. With file_path, returns one linked file (e.g. "references/api.md"); open linked files only when the instructions call for them.',
+  args: z.strictObject({
+    name: z.string().describe(NAME),
+    file_path: z.string().optional().describe('A file inside the skill folder, relative to it, e.g. "references/api.md".'),
+  }),
+  approval: 'read',
+  example: '{"name": "my-skill"}',
+  execute: async (args, ctx: SkillToolContext) => recordUsage(await viewSkill(args, ctx), args, 'view', ctx),
+});
 
-function schemaFields(tool: ToolSchema): { fields: Map<string, { type: FieldType; values?: readonly string[] }>; required: readonly string[] } {
-  const parameters = tool.function.parameters as {
-    properties: Record<string, { type: FieldType; enum?: readonly string[] }>;
-    required?: readonly string[];
-  };
-  const fields = new Map(Object.entries(parameters.properties).map(([key, value]) => [key, { type: value.type, ...(value.enum ? { values: value.enum } : {}) }]));
-  return { fields, required: parameters.required ?? [] };
-}
+export const SKILL_MANAGE_TOOL = defineTool({
+  name: 'skill_manage',
+  description: [
+    'Create or change skills (folders with a SKILL.md: YAML frontmatter with name and description, then Markdown instructions).',
+    'Actions: create (name, content, optional category and scope "project" or "user") saves a new skill after a task worth repeating;',
+    'patch (name, old_string, new_string, optional replace_all and file_path) fixes part of a skill you found wrong or outdated;',
+    'edit (name, content) replaces the whole SKILL.md; delete (name) removes a skill;',
+    'write_file / remove_file (name, file_path, content) manage files under references/, templates/, scripts/ or assets/.',
+    'Changes are validated first; invalid ones are refused with the reasons.',
+  ].join(' '),
+  args: z.strictObject({
+    action: z.enum(['create', 'patch', 'edit', 'delete', 'write_file', 'remove_file']),
+    name: z.string().describe('Skill name: lowercase letters, digits and single hyphens, at most 64 characters.'),
+    content: z.string().optional().describe('create/edit: the whole SKILL.md (frontmatter name must equal name). write_file: the file text.'),
+    category: z.string().optional().describe('create: folder path for the skill, e.g. "devops/k8s" (at most 3 levels).'),
+    scope: z.enum(['project', 'user']).optional().describe('create: "project" (default, shared through the repository) or "user" (all your projects).'),
+    old_string: z.string().optional().describe('patch: the exact text to replace, with enough context to be unique.'),
+    new_string: z.string().optional().describe('patch: the replacement text.'),
+    replace_all: z.boolean().optional().describe('patch: replace every match instead of requiring a unique one.'),
+    file_path: z.string().optional().describe('patch/write_file/remove_file: a file under references/, templates/, scripts/ or assets/ (patch defaults to SKILL.md).'),
+  }),
+  // Skills are files (project ones live in the repository): changes ask like any edit.
+  approval: 'edit',
+  example: '{"action": "create", "name": "my-skill", "content": "..."}',
+  execute: async (args, ctx: SkillToolContext) => recordUsage(await runSkillManage(args, ctx), args, 'edit', ctx),
+});
 
-/**
- * Checks arguments against the tool's own schema, so the schema the model sees and the checks
- * cannot drift apart. Accepts the raw JSON string a provider hands over, and treats null as absent.
- */
-export function checkArgs(tool: ToolSchema, raw: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
-  const name = tool.function.name;
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = raw.trim() === '' ? {} : JSON.parse(raw);
-    } catch {
-      return { ok: false, error: `${name} arguments are not valid JSON; send an object such as {"name": "my-skill"}` };
-    }
-  }
-  if (value === undefined || value === null) value = {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, error: `${name} arguments must be a JSON object such as {"name": "my-skill"}, not ${Array.isArray(value) ? 'an array' : typeof value}` };
-  }
-  const { fields, required } = schemaFields(tool);
-  const args: Record<string, unknown> = {};
-  for (const [key, given] of Object.entries(value as Record<string, unknown>)) {
-    const field = fields.get(key);
-    if (!field) {
-      return { ok: false, error: `${name} has no argument "${key}"; its arguments are ${[...fields.keys()].join(', ')}` };
-    }
-    if (given === null || given === undefined) continue;
-    if (typeof given !== field.type) {
-      return { ok: false, error: `${name}: "${key}" must be a ${field.type}, not ${Array.isArray(given) ? 'an array' : typeof given}` };
-    }
-    if (field.values && !field.values.includes(given as string)) {
-      return { ok: false, error: `${name}: "${key}" must be one of ${field.values.map((v) => `"${v}"`).join(', ')}, not ${JSON.stringify(given)}` };
-    }
-    args[key] = given;
-  }
-  const missing = required.filter((key) => args[key] === undefined);
-  if (missing.length > 0) return { ok: false, error: `${name} needs ${missing.map((key) => `"${key}"`).join(' and ')}` };
-  return { ok: true, args };
-}
+/** The skill tools, each defined once. */
+export const SKILL_TOOLS = [SKILLS_LIST_TOOL, SKILL_VIEW_TOOL, SKILL_MANAGE_TOOL] as const;
 
-/** Runs one skill tool call; every outcome, including a bug, comes back as a result the model can read. */
+/** Runs one skill tool call by name; every outcome, including a bug, comes back as a result the model can read. */
 export async function runSkillTool(name: string, args: unknown, ctx: SkillToolContext): Promise<ToolResult> {
-  const tool = SKILL_TOOL_SCHEMAS.find((schema) => schema.function.name === name);
-  if (!tool) {
-    const known = SKILL_TOOL_SCHEMAS.map((schema) => schema.function.name).join(', ');
-    return fail(`unknown tool "${name}"; the skill tools are ${known}`);
-  }
-  const checked = checkArgs(tool, args);
-  if (!checked.ok) return fail(checked.error);
-  try {
-    switch (name) {
-      case 'skills_list':
-        return listSkills(checked.args, ctx);
-      case 'skill_view':
-        return recordUsage(await viewSkill(checked.args, ctx), checked.args, 'view', ctx);
-      default:
-        return recordUsage(await runSkillManage(checked.args, ctx), checked.args, 'edit', ctx);
-    }
-  } catch (error) {
-    ctx.logger?.error(`${name} failed: ${describeError(error)}`);
-    return fail(`${name} failed unexpectedly: ${describeError(error)}. Try again, or report this if it repeats.`);
-  }
+  const found = findTool<SkillToolContext>(SKILL_TOOLS, name, 'skill');
+  if (!found.ok) return fail(found.error);
+  return runToolDefinition(found.definition, args, ctx, { signal: new AbortController().signal, turnId: '' }, (error) =>
+    ctx.logger?.error(`${name} failed: ${describeError(error)}`),
+  );
 }
 
-function recordUsage(result: ToolResult, args: Record<string, unknown>, kind: 'view' | 'edit', ctx: SkillToolContext): ToolResult {
+function recordUsage(result: ToolResult, args: { readonly name: string; readonly action?: string }, kind: 'view' | 'edit', ctx: SkillToolContext): ToolResult {
   if (!result.success) return result;
-  const name = typeof result['name'] === 'string' ? result['name'] : args['name'];
-  if (typeof name === 'string' && !(kind === 'edit' && args['action'] === 'delete')) {
+  const name = typeof result['name'] === 'string' ? result['name'] : args.name;
+  if (!(kind === 'edit' && args.action === 'delete')) {
     ctx.usage?.record(name, kind);
   }
   return result;
@@ -197,12 +121,12 @@ function shortDescription(text: string): string {
 
 const TOP_LEVEL = '(top level)';
 
-function listSkills(args: Record<string, unknown>, ctx: SkillToolContext): ToolResult {
+function listSkills(args: { readonly category?: string | undefined; readonly query?: string | undefined }, ctx: SkillToolContext): ToolResult {
   let active = ctx.index.active();
   let category = '';
-  if (typeof args['category'] === 'string' && args['category'].trim() !== '') {
+  if (args.category !== undefined && args.category.trim() !== '') {
     // Only a filter, so any folder name the index found (dot-folders included) is fine here.
-    category = args['category'].trim().replace(/^\/+|\/+$/g, '');
+    category = args.category.trim().replace(/^\/+|\/+$/g, '');
     active = active.filter((record) => record.category === category || record.category.startsWith(`${category}/`));
     if (active.length === 0) {
       const known = [...new Set(ctx.index.active().map((record) => record.category).filter(Boolean))].sort();
@@ -210,7 +134,7 @@ function listSkills(args: Record<string, unknown>, ctx: SkillToolContext): ToolR
       return fail(`no skills in category "${category}"; categories: ${shown || 'none (every skill is at the top level)'}`);
     }
   }
-  const query = typeof args['query'] === 'string' ? args['query'].trim() : '';
+  const query = args.query?.trim() ?? '';
   const scope = category ? { category } : {};
   if (query) return rankedList(query, active, ctx, scope);
 
@@ -302,12 +226,12 @@ function presentText(bytes: Uint8Array, relative: string, size: number): Record<
   };
 }
 
-async function viewSkill(args: Record<string, unknown>, ctx: SkillToolContext): Promise<ToolResult> {
-  const found = lookupSkill(args['name'] as string, ctx);
+async function viewSkill(args: { readonly name: string; readonly file_path?: string | undefined }, ctx: SkillToolContext): Promise<ToolResult> {
+  const found = lookupSkill(args.name, ctx);
   if (!found.ok) return fail(found.error);
   const record = found.value;
   const about = { name: record.name, category: record.category, scope: record.scope, root: record.root.label };
-  const filePath = typeof args['file_path'] === 'string' ? args['file_path'] : undefined;
+  const filePath = args.file_path;
   if (filePath !== undefined && filePath.replace(/^\.?\//, '') !== SKILL_FILE) return viewFile(record, filePath, about, ctx);
 
   const stat = await ctx.fs.stat(record.file);

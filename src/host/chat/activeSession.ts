@@ -1,0 +1,81 @@
+import type { ApprovalGate } from '../../core/toolkit/agentTool';
+import { AgentSession } from '../../core/agent/agentSession';
+import type { ChatMessage, ChatModel, ChatRequest } from '../../core/llm/chatTypes';
+import type { SessionWriter } from '../../core/sessions/sessionWriter';
+import type { BuiltAgent } from './agentFactory';
+
+/** Forwards to whichever model the settings name now, so a session survives a model change. */
+export class CurrentModel implements ChatModel {
+  constructor(private current: ChatModel) {}
+  get id(): string {
+    return this.current.id;
+  }
+  set(model: ChatModel): void {
+    this.current = model;
+  }
+  stream(request: ChatRequest) {
+    return this.current.stream(request);
+  }
+}
+
+export interface ActiveSessionOptions {
+  readonly built: BuiltAgent;
+  readonly model: ChatModel;
+  readonly systemPrompt: string;
+  readonly promptLayers?: { stable: string; context: string; volatile: string };
+  readonly history?: readonly ChatMessage[];
+  readonly approvals: ApprovalGate;
+  readonly maxSteps: number;
+  /** Told when saving a record failed; the conversation goes on. */
+  readonly onSaveFailure: (error: unknown) => void;
+}
+
+/**
+ * The conversation the Chat tab shows: the agent session, the file it is logged to (from its
+ * first message on) and the skills suggested for the last message.
+ */
+export class ActiveSession {
+  readonly agent: AgentSession;
+  readonly built: BuiltAgent;
+  readonly model: CurrentModel;
+  readonly systemPrompt: string;
+  readonly promptLayers: ActiveSessionOptions['promptLayers'];
+  writer: SessionWriter | undefined;
+  /** Skill names suggested with the last user message. */
+  suggestions: string[] = [];
+  /** Appends in call order; awaited before a turn reports done. */
+  private appended: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ActiveSessionOptions) {
+    this.built = options.built;
+    this.model = new CurrentModel(options.model);
+    this.systemPrompt = options.systemPrompt;
+    this.promptLayers = options.promptLayers;
+    this.agent = new AgentSession({
+      model: this.model,
+      tools: options.built.assembled.tools,
+      systemPrompt: options.systemPrompt,
+      ...(options.history ? { history: options.history } : {}),
+      approvals: options.approvals,
+      maxSteps: options.maxSteps,
+      suggest: (text) => {
+        const found = options.built.assembled.suggest(text);
+        this.suggestions = found.map((s) => s.name);
+        return found;
+      },
+      onMessage: (message) => this.append((writer) => writer.appendChat(message)),
+    });
+  }
+
+  /** Queues a write to the session file, after the ones before it; nothing is written before the file exists. */
+  append(write: (writer: SessionWriter) => Promise<unknown>): void {
+    const writer = this.writer;
+    if (!writer) return;
+    this.appended = this.appended.then(() => write(writer)).catch((error: unknown) => this.options.onSaveFailure(error));
+  }
+
+  /** Resolves when every queued write has been made. */
+  async saved(): Promise<void> {
+    await this.appended;
+  }
+}
