@@ -1,4 +1,8 @@
-import type { ApprovalAnswer } from '../toolkit/agentTool';
+import { MEMORY_TOOL } from '../memory/memoryTool';
+import { SESSION_SEARCH_TOOL } from '../sessions/sessionSearchTool';
+import { SKILL_TOOLS } from '../skills/tools/skillTools';
+import type { ApprovalAnswer, ToolApproval } from '../toolkit/agentTool';
+import { WORKSPACE_TOOLS } from '../tools/workspaceTools';
 
 /**
  * Who may do what without asking. Reads never ask. Edits, writes and commands ask unless a grant
@@ -8,7 +12,7 @@ import type { ApprovalAnswer } from '../toolkit/agentTool';
  * See docs/workspace-tools.md for the full table.
  */
 
-export type ToolKind = 'read' | 'edit' | 'command' | 'self' | 'unknown';
+export type ToolKind = ToolApproval | 'unknown';
 export type ApprovalDecision = 'allow' | 'ask' | 'deny';
 
 export interface ApprovalCheck {
@@ -18,23 +22,10 @@ export interface ApprovalCheck {
   readonly kind: ToolKind;
 }
 
-/** Which kind each tool is; tools not listed are `unknown` and ask (or are refused when headless). */
-export const DEFAULT_TOOL_KINDS: Readonly<Record<string, Exclude<ToolKind, 'unknown'>>> = {
-  read_file: 'read',
-  list_files: 'read',
-  find_files: 'read',
-  search_text: 'read',
-  skills_list: 'read',
-  skill_view: 'read',
-  session_search: 'read',
-  edit_file: 'edit',
-  write_file: 'edit',
-  run_command: 'command',
-  // Skills are files (project ones live in the repository): changes ask like any edit.
-  skill_manage: 'edit',
-  // Memory is threat-scanned by its tool and reviewed through its own setting (proposals or auto).
-  memory: 'self',
-};
+/** Which kind each tool is, read off the tool definitions; tools not listed are `unknown` and ask (or are refused when headless). */
+export const DEFAULT_TOOL_KINDS: Readonly<Record<string, Exclude<ToolKind, 'unknown'>>> = Object.fromEntries(
+  [...SKILL_TOOLS, ...WORKSPACE_TOOLS, MEMORY_TOOL, SESSION_SEARCH_TOOL].map((definition) => [definition.name, definition.approval]),
+);
 
 export type AllowlistEntry =
   | { readonly type: 'tool'; readonly tool: string; readonly addedAt?: string }
