@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
+import { PREVIEW_VIEW_TYPE } from '../../src/host/preview/skillPreviewPanel';
 import { parseHostPreviewMessage } from '../../src/shared/protocol';
 import { until } from '../harness/until';
 import { publishFigure } from './index';
@@ -108,9 +109,9 @@ describe('SKILL.md preview in a real VS Code', () => {
     api.preview.receive({ type: 'preview/revealLine', line: -1 });
     assert.equal(api.preview.droppedMessageCount, dropped + 2);
 
-    api.preview.receive({ type: 'preview/openFile', path: '../../ops/count-files/SKILL.md' });
-    api.preview.receive({ type: 'preview/openLink', href: 'javascript:alert(1)' });
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Each resolves once the host has refused it (and said why); nothing may have opened by then.
+    await api.preview.receive({ type: 'preview/openFile', path: '../../ops/count-files/SKILL.md' });
+    await api.preview.receive({ type: 'preview/openLink', href: 'javascript:alert(1)' });
     const opened = vscode.window.visibleTextEditors.map((editor) => editor.document.uri.fsPath);
     assert.ok(!opened.includes(first), `nothing outside the skill folder was opened (${opened.join(', ')})`);
   });
@@ -125,10 +126,60 @@ describe('SKILL.md preview in a real VS Code', () => {
     assert.equal(api.preview.file, undefined);
     let updates = 0;
     const listener = api.preview.onDidUpdate(() => (updates += 1));
-    await editor.edit((edit) => edit.insert(new vscode.Position(document.lineCount, 0), '\nMore text.\n'));
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    const line = document.getText().split('\n').findIndex((text) => text.startsWith('description:'));
+    await editor.edit((edit) => edit.replace(document.lineAt(line).range, 'description: short'));
+    // The Problems panel follows typing after the same pause the preview waits for: once it shows
+    // the new finding, an open preview would have followed too.
+    await until('the Problems panel to follow the typing', () => vscode.languages.getDiagnostics(document.uri).some((d) => d.range.start.line === line));
     listener.dispose();
     assert.equal(updates, 0);
     assert.equal(api.preview.current, undefined);
+  });
+
+  it('comes back after a window reload: the panel VS Code recreates, with the state its webview kept, is the live preview again', async () => {
+    const file = skillFile('ops', 'count-files');
+    // What the workbench does on reload: a panel of the preview's view type, with the options it had
+    // (none here, to show the preview sets its own), handed to the serializer the extension registered.
+    const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'Skill Preview', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, {});
+    await api.preview.serializer.deserializeWebviewPanel(panel, { file, preview: { file, stale: true } });
+    const model = await until('the restored preview to say ready with its skill', () => api.preview.isReady && api.preview.current?.file === file && api.preview.current);
+    assert.equal(model.card.name, 'count-files');
+    assert.equal(panel.title, 'Preview count-files');
+    assert.equal(api.preview.html, panel.webview.html);
+    assert.match(panel.webview.html, /script-src 'nonce-[A-Za-z0-9+/=]{24}'/);
+    assert.ok(panel.webview.html.includes(`data-file="${file}"`), 'the page names its file, so the webview keeps it in its state at once');
+
+    // It is the live preview, not a picture of it: typing in the SKILL.md reaches it.
+    const document = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+    const line = document.getText().split('\n').findIndex((text) => text.startsWith('description:'));
+    await editor.edit((edit) => edit.replace(document.lineAt(line).range, 'description: Typed after the reload. Use when testing restored previews.'));
+    await until('the restored preview to follow typing', () => api.preview.current?.card.description === 'Typed after the reload. Use when testing restored previews.');
+
+    // Closing its tab releases it like any preview.
+    const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label === 'Preview count-files');
+    assert.ok(tab, 'the restored preview has its tab');
+    await vscode.window.tabGroups.close(tab);
+    await until('the restored preview to close', () => api.preview.file === undefined);
+  });
+
+  it('closes a restored panel whose state names no SKILL.md, and a second preview while one is open', async () => {
+    const closed = (panel: vscode.WebviewPanel) => new Promise<void>((resolve) => panel.onDidDispose(() => resolve()));
+    for (const state of [undefined, {}, { file: 'relative/SKILL.md' }, { file: skillFile('ops', 'count-files').replace(/SKILL\.md$/, 'README.md') }]) {
+      const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'Skill Preview', vscode.ViewColumn.Two, {});
+      const gone = closed(panel);
+      await api.preview.serializer.deserializeWebviewPanel(panel, state);
+      await gone;
+      assert.equal(api.preview.file, undefined, JSON.stringify(state));
+    }
+
+    const open = skillFile('ops', 'count-files');
+    await vscode.commands.executeCommand('skillwright.openSkillPreview', vscode.Uri.file(open));
+    await until('the open preview', () => api.preview.current?.file === open);
+    const second = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'Skill Preview', vscode.ViewColumn.Three, {});
+    const gone = closed(second);
+    await api.preview.serializer.deserializeWebviewPanel(second, { file: skillFile('release', 'prepare-release') });
+    await gone;
+    assert.equal(api.preview.file, open, 'the open preview stays as it was');
   });
 });

@@ -9,6 +9,7 @@ interface Manifest {
   publisher: string;
   icon: string;
   main: string;
+  activationEvents: string[];
   bin: Record<string, string>;
   engines: { vscode: string };
   devDependencies: Record<string, string>;
@@ -84,6 +85,19 @@ describe('package.json manifest', () => {
     }
     const unknown = [...used].filter((id) => !declared.has(id));
     assert.deepEqual(unknown, []);
+  });
+
+  it('activates for every webview panel the code restores after a reload, and for no other', () => {
+    // VS Code hands a panel back to its serializer only if the extension activates for its view type.
+    const viewTypes = new Set<string>();
+    for (const file of sourceFiles(path.join(root, 'src', 'host'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      if (!text.includes('registerWebviewPanelSerializer(')) continue;
+      for (const match of text.matchAll(/const \w+_VIEW_TYPE = '([^']+)'/g)) viewTypes.add(match[1] as string);
+    }
+    assert.ok(viewTypes.size > 0, 'the SKILL.md preview registers a panel serializer');
+    const declared = manifest.activationEvents.filter((event) => event.startsWith('onWebviewPanel:')).map((event) => event.slice('onWebviewPanel:'.length));
+    assert.deepEqual(declared.sort(), [...viewTypes].sort());
   });
 
   it('declares the settings the code reads, and no secret in settings', () => {

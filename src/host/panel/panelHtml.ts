@@ -18,8 +18,11 @@ export interface WebviewShell {
   readonly styles: readonly string[];
   readonly title: string;
   readonly bodyClass?: string;
-  /** The element the script renders into, and what it shows until then. */
-  readonly main: { readonly id: string; readonly loading: string };
+  /**
+   * The element the script renders into, what it shows until then, and `data-*` values the script
+   * reads before any message arrives (e.g. the preview's file, so it can be restored from the start).
+   */
+  readonly main: { readonly id: string; readonly loading: string; readonly data?: Readonly<Record<string, string>> };
   /** Announce changes of the whole page to screen readers (the panel; not the preview, which re-renders as you type). */
   readonly live?: boolean;
 }
@@ -52,10 +55,22 @@ ${styles.map((style) => `<link rel="stylesheet" href="${style.toString()}">`).jo
 <title>${shell.title}</title>
 </head>
 <body${shell.bodyClass ? ` class="${shell.bodyClass}"` : ''}>
-<main id="${shell.main.id}"${shell.live ? ' aria-live="polite"' : ''} aria-busy="true"><p class="muted">${shell.main.loading}</p></main>
+<main id="${shell.main.id}"${dataAttributes(shell.main.data)}${shell.live ? ' aria-live="polite"' : ''} aria-busy="true"><p class="muted">${shell.main.loading}</p></main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
+}
+
+/** `data-*` attributes; names are ours (lower case), values are escaped because they may be paths. */
+function dataAttributes(data: Readonly<Record<string, string>> | undefined): string {
+  if (!data) return '';
+  return Object.entries(data)
+    .map(([name, value]) => ` data-${name}="${escapeAttribute(value)}"`)
+    .join('');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** The sidebar panel: one stylesheet per tab, so each tab's styles live beside its view. */

@@ -5,12 +5,13 @@ import type { Logger } from '../../core/base/logger';
 import { describeError } from '../../core/base/logger';
 import { currentPlatform } from '../../core/skills/index/skillIndex';
 import { buildSkillPreview } from '../../core/skills/preview/skillPreviewModel';
-import { SKILL_FILE } from '../../core/skills/model/skillTypes';
 import type { HostToPreview, PreviewToHost, SkillPreview } from '../../shared/protocol';
 import { assertNever, parsePreviewMessage } from '../../shared/protocol';
 import { createNonce } from '../panel/panelHtml';
 import { SkillPreviewActions } from './skillPreviewActions';
+import { isSkillFile, pickSkillToPreview } from './previewTarget';
 import { previewResourceRoots, renderPreviewHtml } from './skillPreviewHtml';
+import { restorableFile } from './previewState';
 import type { SkillService } from '../skills/skillService';
 
 // A webview panel's view type is not a manifest contribution, so it is not named like one (skillwright.*).
@@ -18,30 +19,35 @@ export const PREVIEW_VIEW_TYPE = 'skillwrightSkillPreview';
 /** Pause in typing before the preview follows, as for the Problems panel. */
 export const PREVIEW_DEBOUNCE_MS = 200;
 
-export function isSkillFile(uri: vscode.Uri): boolean {
-  return uri.scheme === 'file' && path.basename(uri.fsPath) === SKILL_FILE;
-}
-
 /**
  * The live SKILL.md preview: one webview panel beside the editor that follows the text of the
  * SKILL.md being edited (from the editor buffer, debounced) and follows the active editor to
  * another SKILL.md. Everything it registers lives as long as the panel; closing it releases all.
+ * After a window reload VS Code hands the panel back to the serializer with the file its webview
+ * kept, and the preview picks up where it was.
  */
 export class SkillPreviewPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private panelStore: DisposableStore | undefined;
+  private readonly store: DisposableStore;
+  /** Registrations that live as long as the open panel. */
+  private readonly panelStore: DisposableStore;
   /** The folder watcher of the current skill, replaced when the preview moves to another skill. */
-  private watcher: vscode.Disposable | undefined;
+  private readonly fileStore: DisposableStore;
+  private panel: vscode.WebviewPanel | undefined;
   private currentFile: string | undefined;
   private ready = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
   private latest: SkillPreview | undefined;
   private readonly actions: SkillPreviewActions;
-  private readonly updateEmitter = new vscode.EventEmitter<SkillPreview>();
+  private readonly updateEmitter: vscode.EventEmitter<SkillPreview>;
   /** Fires with every model the preview is given (used by tests). */
-  readonly onDidUpdate = this.updateEmitter.event;
+  readonly onDidUpdate: vscode.Event<SkillPreview>;
   private dropped = 0;
+  /**
+   * What VS Code calls with a preview that was open before a window reload and the state its webview
+   * kept; public so tests can play the workbench's part (a reload would end their extension host).
+   */
+  readonly serializer: vscode.WebviewPanelSerializer<unknown>;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -49,6 +55,21 @@ export class SkillPreviewPanel implements vscode.Disposable {
     private readonly logger: Logger,
   ) {
     this.actions = new SkillPreviewActions(skills.fs, logger);
+    this.store = new DisposableStore(logger);
+    this.updateEmitter = this.store.add(new vscode.EventEmitter<SkillPreview>());
+    this.onDidUpdate = this.updateEmitter.event;
+    this.panelStore = this.store.add(new DisposableStore(logger));
+    this.fileStore = this.store.add(new DisposableStore(logger));
+    this.serializer = {
+      deserializeWebviewPanel: (panel, state) => {
+        this.restore(panel, state);
+        return Promise.resolve();
+      },
+    };
+    // Registered during activation (activation event onWebviewPanel:…), or VS Code drops the panel.
+    this.store.add(vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, this.serializer));
+    // Closing the panel first lets its onDidDispose release what lives with it, as a user's close does.
+    this.store.addCallback(() => this.panel?.dispose());
   }
 
   /** The SKILL.md shown, while a preview is open. */
@@ -79,7 +100,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
    * a test), or for the active editor's SKILL.md, or asks which skill to preview.
    */
   async open(target?: unknown): Promise<void> {
-    const uri = target instanceof vscode.Uri ? target : await this.pickTarget();
+    const uri = target instanceof vscode.Uri ? target : await pickSkillToPreview(this.skills);
     if (!uri) return;
     if (!isSkillFile(uri)) {
       void vscode.window.showWarningMessage(`Skillwright: ${path.basename(uri.fsPath)} is not a SKILL.md; the skill preview shows SKILL.md files only.`);
@@ -94,15 +115,18 @@ export class SkillPreviewPanel implements vscode.Disposable {
     this.onFileChanged();
   }
 
-  /** Entry for every message from the preview webview; public so tests can send what a broken webview might. */
-  receive(raw: unknown): void {
+  /**
+   * Entry for every message from the preview webview; public so tests can send what a broken webview
+   * might. Resolves once the message was handled (or refused), so a test need not wait blindly.
+   */
+  receive(raw: unknown): Promise<void> {
     const parsed = parsePreviewMessage(raw);
     if (!parsed.ok) {
       this.dropped += 1;
       this.logger.warn(`Dropped a malformed message from the skill preview: ${parsed.error}`);
-      return;
+      return Promise.resolve();
     }
-    void this.handle(parsed.value).catch((error: unknown) => {
+    return this.handle(parsed.value).catch((error: unknown) => {
       this.logger.error(`Preview: ${parsed.value.type} failed: ${describeError(error)}`);
       this.post({ type: 'preview/error', message: `${parsed.value.type} failed: ${describeError(error)}` });
     });
@@ -114,9 +138,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
-    this.panelStore?.dispose();
-    this.updateEmitter.dispose();
+    this.store.dispose();
   }
 
   private async handle(message: PreviewToHost): Promise<void> {
@@ -149,14 +171,39 @@ export class SkillPreviewPanel implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       { enableScripts: true, localResourceRoots: previewResourceRoots(this.extensionUri), retainContextWhenHidden: false },
     );
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
-    const store = new DisposableStore(this.logger);
-    this.panel = panel;
-    this.panelStore = store;
-    this.ready = false;
-    panel.webview.html = renderPreviewHtml(panel.webview, this.extensionUri, createNonce());
+    this.attach(panel);
+    this.logger.debug('Skill preview opened');
+  }
 
-    store.add(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+  /**
+   * After a window reload VS Code recreates the preview's panel and hands it over with the state its
+   * webview kept. A state that names no SKILL.md, or a second preview, is closed: there is one
+   * preview, and it cannot show nothing.
+   */
+  private restore(panel: vscode.WebviewPanel, state: unknown): void {
+    const file = restorableFile(state);
+    if (!file || this.panel) {
+      this.logger.info(file ? 'A restored skill preview was closed: a preview is already open' : 'A restored skill preview was closed: its state names no SKILL.md');
+      panel.dispose();
+      return;
+    }
+    this.currentFile = file;
+    this.attach(panel);
+    this.logger.debug('Skill preview restored');
+    this.onFileChanged();
+  }
+
+  /** Takes a new or restored panel: page, listeners, and what its closing releases. */
+  private attach(panel: vscode.WebviewPanel): void {
+    // A restored panel keeps the options it was created with; set them anyway, they are the page's contract.
+    panel.webview.options = { enableScripts: true, localResourceRoots: previewResourceRoots(this.extensionUri) };
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
+    const store = this.panelStore;
+    this.panel = panel;
+    this.ready = false;
+    panel.webview.html = renderPreviewHtml(panel.webview, this.extensionUri, createNonce(), this.currentFile ?? '');
+
+    store.add(panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     store.add(
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down (no retained context) and says `preview/ready` again.
@@ -186,23 +233,19 @@ export class SkillPreviewPanel implements vscode.Disposable {
     store.addCallback(() => {
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      this.watcher?.dispose();
-      this.watcher = undefined;
+      this.fileStore.clear();
     });
     store.add(
       panel.onDidDispose(() => {
         this.logger.debug('Skill preview closed');
-        if (this.panel === panel) {
-          this.panel = undefined;
-          this.panelStore = undefined;
-          this.ready = false;
-          this.latest = undefined;
-          this.generation += 1;
-        }
-        store.dispose();
+        // One panel at a time: the listeners in the store are this panel's.
+        this.panel = undefined;
+        this.ready = false;
+        this.latest = undefined;
+        this.generation += 1;
+        store.clear();
       }),
     );
-    this.logger.debug('Skill preview opened');
   }
 
   /** The preview moved to another SKILL.md: new title, new folder watcher, and an update at once. */
@@ -210,13 +253,12 @@ export class SkillPreviewPanel implements vscode.Disposable {
     const file = this.currentFile;
     if (!file || !this.panel) return;
     this.panel.title = `Preview ${path.basename(path.dirname(file))}`;
-    this.watcher?.dispose();
+    this.fileStore.clear();
     // Support files appear and disappear without any editor event; the tree and the lint follow them.
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), '**/*'));
-    watcher.onDidCreate(() => this.schedule());
-    watcher.onDidDelete(() => this.schedule());
-    watcher.onDidChange((uri) => uri.fsPath !== file && this.schedule());
-    this.watcher = watcher;
+    const watcher = this.fileStore.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), '**/*')));
+    this.fileStore.add(watcher.onDidCreate(() => this.schedule()));
+    this.fileStore.add(watcher.onDidDelete(() => this.schedule()));
+    this.fileStore.add(watcher.onDidChange((uri) => uri.fsPath !== file && this.schedule()));
     void this.update();
   }
 
@@ -278,21 +320,5 @@ export class SkillPreviewPanel implements vscode.Disposable {
       },
       (error: unknown) => this.logger.warn(`Posting ${message.type} to the preview failed: ${describeError(error)}`),
     );
-  }
-
-  private async pickTarget(): Promise<vscode.Uri | undefined> {
-    const active = vscode.window.activeTextEditor?.document.uri;
-    if (active && isSkillFile(active)) return active;
-    await this.skills.ready;
-    const records = [...this.skills.skillIndex.all()].sort((a, b) => a.name.localeCompare(b.name));
-    if (records.length === 0) {
-      void vscode.window.showInformationMessage('Skillwright: open a SKILL.md to preview it; no skills were found in the skill folders.');
-      return undefined;
-    }
-    const picked = await vscode.window.showQuickPick(
-      records.map((record) => ({ label: record.name, description: record.category || undefined, detail: record.description.slice(0, 200), file: record.file })),
-      { title: 'Open Skill Preview', placeHolder: 'Which skill do you want to preview?', matchOnDescription: true, matchOnDetail: true },
-    );
-    return picked ? vscode.Uri.file(picked.file) : undefined;
   }
 }

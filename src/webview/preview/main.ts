@@ -1,15 +1,13 @@
-import type { HostToPreview, PreviewToHost, SkillPreview } from '../../shared/protocol';
+import type { HostToPreview, PreviewToHost } from '../../shared/protocol';
 import { assertNever, parseHostPreviewMessage } from '../../shared/protocol';
 import { getVsCodeApi } from '../vscodeApi';
+import type { PreviewState } from './previewState';
+import { stateAfter, stateOnLoad } from './previewState';
 import { createPreviewView } from './previewView';
-
-/** What the preview keeps across reloads (VS Code rebuilds a hidden webview panel). */
-interface PreviewState {
-  preview?: SkillPreview;
-}
 
 const api = getVsCodeApi<PreviewState>();
 const root = document.getElementById('preview') as HTMLElement;
+let state = stateOnLoad(api.getState(), root.dataset['file']);
 
 function send(message: PreviewToHost): void {
   api.postMessage(message);
@@ -19,13 +17,13 @@ const view = createPreviewView(send);
 root.replaceChildren(view.element);
 
 function route(message: HostToPreview): void {
+  state = stateAfter(state, message);
+  api.setState(state);
   switch (message.type) {
     case 'preview/update':
-      api.setState({ preview: message.preview });
       view.render(message.preview);
       return;
     case 'preview/error':
-      api.setState({});
       view.showError(message.message);
       return;
     default:
@@ -42,10 +40,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   route(parsed.value);
 });
 
-// Show the last preview at once after a reload, then ask the host for a fresh one.
-// The state is our own, but it is checked like a message so a stale shape from an older version is dropped.
-const saved = api.getState()?.preview;
-const restored = saved ? parseHostPreviewMessage({ type: 'preview/update', preview: saved }) : undefined;
-if (restored?.ok && restored.value.type === 'preview/update') view.render(restored.value.preview);
+// Show the last preview at once after a reload, then ask the host for a fresh one. The state is
+// kept before `preview/ready`, so the file is in it by the time the host hears from this webview.
+if (state.preview) view.render(state.preview);
+api.setState(state);
 root.setAttribute('aria-busy', 'false');
 send({ type: 'preview/ready' });
