@@ -3,7 +3,7 @@ import { STOP_WORDS } from '../search/searchText';
 import { clip, codeSpan, fencedBlock, oneLine, quoted } from './draftText';
 import type { Resolution, ToolCallFact, TranscriptFacts } from './skillDraftFacts';
 import { isValidSkillName, slugifySkillName } from '../lint/identityRules';
-import { yamlQuote } from '../lint/textRanges';
+import { yamlQuote } from '../model/textRanges';
 
 /**
  * The deterministic draft of "Save this as a skill": a SKILL.md in the recommended shape (When to
@@ -273,7 +273,8 @@ function withoutThreats(text: string, description: string): { text: string; desc
     const flagged = new Map<number, string>();
     for (const finding of findings) {
       let line = starts.length - 1;
-      while (line > 0 && (starts[line] as number) > finding.index) line--;
+      // 0 < line < starts.length, so `?? 0` (which would stop the walk) is never used.
+      while (line > 0 && (starts[line] ?? 0) > finding.index) line--;
       if (!flagged.has(line)) flagged.set(line, finding.id);
     }
     lines = lines.map((line, i) => {

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { LintFinding, TextRange } from '../model/skillTypes';
-import { finding } from './lintRules';
+import { finding } from '../model/lintRules';
 import type { ExistenceCheck, RuleInput, RuleOutput } from './ruleInput';
-import { lineRange, range } from './textRanges';
+import { lineRange, range } from '../model/textRanges';
 
 export const BODY_MAX_LINES = 500;
 

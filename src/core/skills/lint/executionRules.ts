@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { isPlainObject } from '../model/skillParser';
 import type { LintFinding, TextRange } from '../model/skillTypes';
-import { finding } from './lintRules';
+import { finding } from '../model/lintRules';
 import type { ExistenceCheck, RuleInput, RuleOutput } from './ruleInput';
-import { blockEnd, findChildKeyLine, keyRange, lineRange, valueRange } from './textRanges';
+import { blockEnd, findChildKeyLine, keyRange, lineRange, valueRange } from '../model/textRanges';
 
 /** Words in a description that say the value may be left out, which contradicts `required`. */
 const OPTIONAL_WORDING =

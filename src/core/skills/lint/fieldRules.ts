@@ -1,9 +1,9 @@
 import * as semver from 'semver';
 import { isPlainObject } from '../model/skillParser';
 import type { LintFinding, QuickFix, TextRange } from '../model/skillTypes';
-import { finding } from './lintRules';
+import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
-import { blockEnd, codePointLength, findChildKeyLine, inlineValueRange, keyRange, valueRange, yamlQuote, yamlScalar } from './textRanges';
+import { blockEnd, codePointLength, findChildKeyLine, inlineValueRange, keyRange, valueRange, yamlQuote, yamlScalar } from '../model/textRanges';
 
 /** Fields of the Agent Skills spec. */
 export const SPEC_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;

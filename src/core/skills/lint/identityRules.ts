@@ -1,8 +1,8 @@
 import type { LintFinding, QuickFix, TextEdit } from '../model/skillTypes';
-import { finding } from './lintRules';
+import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
 import { hasWhenToUseSignal } from './whenToUse';
-import { codePointLength, inlineValueRange, insertLines, keyRange, valueRange, yamlQuote, yamlScalar } from './textRanges';
+import { codePointLength, inlineValueRange, insertLines, keyRange, valueRange, yamlQuote, yamlScalar } from '../model/textRanges';
 
 /** Agent Skills spec: lowercase letters, digits and single inner hyphens. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -4,14 +4,14 @@ import { checkBody } from './bodyRules';
 import { checkExecution } from './executionRules';
 import { checkFields } from './fieldRules';
 import { DESCRIPTION_PLACEHOLDER, checkDescription, checkName, isValidSkillName, slugifySkillName } from './identityRules';
-import { finding } from './lintRules';
+import { finding } from '../model/lintRules';
 import type { ExistenceCheck, RuleInput } from './ruleInput';
-import { range, valueRange, yamlQuote, yamlScalar } from './textRanges';
+import { range, valueRange, yamlQuote, yamlScalar } from '../model/textRanges';
 import { checkThreats } from './threatRules';
 import { checkWorkflow } from './workflowRules';
 
-export { LINT_RULES } from './lintRules';
-export type { LintRule } from './lintRules';
+export { LINT_RULES } from '../model/lintRules';
+export type { LintRule } from '../model/lintRules';
 
 export interface LintContext {
   /** Basename of the skill folder. */

@@ -2,9 +2,9 @@ import type { ThreatCategory } from '../../security/threatPatterns';
 import type { ThreatFinding } from '../../security/threatScanner';
 import { escapeInvisible, scanText } from '../../security/threatScanner';
 import type { LintFinding, TextRange } from '../model/skillTypes';
-import { finding } from './lintRules';
+import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
-import { range } from './textRanges';
+import { range } from '../model/textRanges';
 import { lineStarts } from './applyTextEdits';
 
 /**

@@ -1,9 +1,9 @@
 import * as semver from 'semver';
 import { isPlainObject } from '../model/skillParser';
 import type { LintFinding, TextRange } from '../model/skillTypes';
-import { finding } from './lintRules';
+import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
-import { blockEnd, findText, keyRange, lineRange } from './textRanges';
+import { blockEnd, findText, keyRange, lineRange } from '../model/textRanges';
 
 export const ERROR_STRATEGIES = ['fail_fast', 'retry', 'fallback', 'continue'] as const;
 const STEP_ID = /^[A-Za-z0-9_-]+$/;

@@ -1,8 +1,8 @@
 import matter from 'gray-matter';
 import type { LintFinding, QuickFix } from './skillTypes';
-import { finding } from '../lint/lintRules';
-import { matchTopLevelKey, readFrontmatterLines, scanKeyLines } from '../lint/frontmatterLines';
-import { LINE_BREAK, insertLines, lineRange, range, yamlQuote } from '../lint/textRanges';
+import { finding } from './lintRules';
+import { matchTopLevelKey, readFrontmatterLines, scanKeyLines } from './frontmatterLines';
+import { LINE_BREAK, insertLines, lineRange, range, yamlQuote } from './textRanges';
 
 export interface ParsedSkill {
   /** {} when absent or unreadable. */

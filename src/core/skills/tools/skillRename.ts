@@ -1,5 +1,5 @@
 import { applyTextEdits } from '../lint/applyTextEdits';
-import { blockEnd, inlineValueRange, insertLines, range, yamlScalar } from '../lint/textRanges';
+import { blockEnd, inlineValueRange, insertLines, range, yamlScalar } from '../model/textRanges';
 import { MAX_SKILL_CHARS, parseSkillText } from '../model/skillParser';
 import type { Checked } from '../model/skillPaths';
 import { qualifiedName, skillNameProblem } from '../model/skillPaths';

@@ -1,5 +1,5 @@
 import { DESCRIPTION_PLACEHOLDER } from '../lint/identityRules';
-import { yamlScalar } from '../lint/textRanges';
+import { yamlScalar } from '../model/textRanges';
 import type { Checked } from '../model/skillPaths';
 import { titleFromName } from './skillRename';
 

@@ -1,4 +1,4 @@
-import type { TextEdit, TextRange } from '../model/skillTypes';
+import type { TextEdit, TextRange } from './skillTypes';
 
 /** Line break as VS Code counts lines: CRLF, LF or a lone CR. */
 export const LINE_BREAK = /\r\n|\n|\r/;

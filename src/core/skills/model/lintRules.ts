@@ -1,4 +1,4 @@
-import type { LintFinding, QuickFix, Severity, TextRange } from '../model/skillTypes';
+import type { LintFinding, QuickFix, Severity, TextRange } from './skillTypes';
 
 export interface LintRule {
   readonly code: string;
