@@ -1,33 +1,29 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { CommandId } from '../core/base/contributions';
-import { COMMANDS, OUTPUT_CHANNEL_NAME, SETTINGS, VIEWS } from '../core/base/contributions';
+import { describeEntry } from '../core/agent/approvals';
+import { OUTPUT_CHANNEL_NAME, SETTINGS, VIEWS } from '../core/base/contributions';
 import { DisposableStore } from '../core/base/disposableStore';
 import { describeError } from '../core/base/logger';
-import { describeEntry } from '../core/agent/approvals';
-import { autoApproveSettings, createApprovalPolicy, manageApprovals } from './approvals/approvalStore';
+import { autoApproveSettings, createApprovalPolicy } from './approvals/approvalStore';
 import { ChatController } from './chat/chatController';
-import { resolveSummaryModel } from './models/chatModelResolver';
+import { commandHandlers, registerCommands, vscodeCommandFailureUi } from './commands';
+import { fanOut } from './eventFanout';
 import { HistoryController } from './history/historyController';
+import { SessionService } from './history/sessionService';
 import { MemoryController } from './memory/memoryController';
 import { MemoryService } from './memory/memoryService';
-import { createOutputLogger } from './outputLogger';
-import type { ModelSetupArgs } from './models/modelSetup';
+import { resolveSummaryModel } from './models/chatModelResolver';
 import { ModelSetup } from './models/modelSetup';
+import { createOutputLogger } from './outputLogger';
 import { PanelViewProvider } from './panel/panelViewProvider';
+import { StatusCollector } from './panel/statusCollector';
+import { SkillPreviewPanel } from './preview/skillPreviewPanel';
 import { SaveAsSkill } from './saveAsSkill/saveAsSkill';
-import { isSaveAsSkillArgs } from './saveAsSkill/saveAsSkillArgs';
-import { SessionService } from './history/sessionService';
+import { SkillActions } from './skills/skillActions';
 import { SkillCodeActions } from './skills/skillCodeActions';
 import { SkillDiagnostics } from './skills/skillDiagnostics';
-import { SkillPreviewPanel } from './preview/skillPreviewPanel';
-import { SkillPicker } from './skills/skillPicker';
 import { SkillService } from './skills/skillService';
-import { isNewSkillArgs } from './skills/newSkillWizard';
-import { SkillActions } from './skills/skillActions';
-import { isOpenSkillArgs } from './skills/skillPicker';
 import { SkillsController } from './skills/skillsController';
-import { StatusCollector } from './panel/statusCollector';
 
 /** What the extension exports to other extensions and to its own integration tests. */
 export interface SkillwrightApi {
@@ -114,109 +110,69 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const skillsBrowser = store.add(new SkillsController(skills, diagnostics, panel, skillActions, logger));
   panel.setArea('skills', skillsBrowser);
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
-  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
-    [COMMANDS.openPanel]: () => vscode.commands.executeCommand(`${VIEWS.panel}.focus`),
-    [COMMANDS.showLogs]: () => channel.show(true),
-    // The panel may pass a settings query (e.g. `skillwright.memory` from the Memory tab).
-    [COMMANDS.openSettings]: (query?: unknown) =>
-      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && query ? query : `@ext:${context.extension.id}`),
-    [COMMANDS.configureModel]: (args?: unknown) => models.configure(isSetupArgs(args) ? args : undefined),
-    [COMMANDS.testConnection]: () => models.testAndReport(),
-    [COMMANDS.openSkillPreview]: (target?: unknown) => preview.open(target),
-    [COMMANDS.openMemory]: () => panel.showTab('memory'),
-    [COMMANDS.newChat]: async () => {
-      await chat.newChat();
-      await panel.showTab('chat', 'input');
-    },
-    [COMMANDS.stop]: () => chat.stop(),
-    [COMMANDS.searchSessions]: () => panel.showTab('history', 'search'),
-    [COMMANDS.newSkillFromTemplate]: (args?: unknown) => skillActions.newFromTemplate(isNewSkillArgs(args) ? args : undefined),
-    [COMMANDS.openSkill]: (args?: unknown) => skillActions.openSkill(isOpenSkillArgs(args) ? args : undefined),
-    [COMMANDS.runSkill]: async (args?: unknown) => {
-      const given = isRunSkillArgs(args) ? args : undefined;
-      const run = async (name: string, request?: string) => {
-        await panel.showTab('chat', 'input');
-        await chat.runSkill(name, request ?? (await vscode.window.showInputBox({ title: `Run skill ${name}`, prompt: 'What should it do? (optional)', ignoreFocusOut: true })) ?? '');
-        return name;
-      };
-      if (given) return run(given.name, given.request ?? '');
-      return new SkillPicker(skills, async (file) => {
-        const record = skills.skillIndex.all().find((r) => r.file === file);
-        return record ? run(record.name) : undefined;
-      }, 'Run Skill').run();
-    },
-    [COMMANDS.manageApprovals]: () => manageApprovals(policy),
-    [COMMANDS.saveAsSkill]: (args?: unknown) => saveAsSkill.fromSession(isSaveAsSkillArgs(args) ? args : undefined),
-    [COMMANDS.saveSelectionAsSkill]: (args?: unknown) => saveAsSkill.fromSelection(isSaveAsSkillArgs(args) ? args : undefined),
-    [COMMANDS.reindexSkills]: () =>
-      vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
-        await skills.reindex();
-        const count = skills.skillIndex.all().length;
-        logger.info(`Reindexed: ${count} skill(s)`);
-        void vscode.window.setStatusBarMessage(`Skillwright: ${count} skill(s) indexed`, 4_000);
-      }),
-  };
-  for (const [id, handler] of Object.entries(handlers)) {
-    store.add(
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await handler(...args);
-        } catch (error) {
-          logger.error(`Command ${id} failed: ${describeError(error)}`);
-          void vscode.window.showErrorMessage(`Skillwright: ${describeError(error)}`);
-        }
-      }),
-    );
-  }
+  const showLogs = () => channel.show(true);
+  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill });
+  registerCommands(store, handlers, logger, vscodeCommandFailureUi(showLogs));
 
-  // Anything that changes what the status page shows pushes a fresh snapshot to a visible panel.
-  const refresh = (reason: string) => {
+  // One listener per event, fanning out to the parts that care in a written-down order.
+  const refreshStatus = (reason: string) => {
     logger.debug(`Status changed: ${reason}`);
     panel.refresh();
   };
-  const reconfigure = (reason: string) => {
-    refresh(reason);
-    void skills.reconfigure().catch((error: unknown) => logger.error(`Updating skill folders failed: ${describeError(error)}`));
-  };
-  store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => reconfigure('workspace folders')));
-  // The chat's setup card and slash-command list follow the model settings and the skills.
+  const setting = (event: vscode.ConfigurationChangeEvent, key?: string) => event.affectsConfiguration(key ? `${SETTINGS.section}.${key}` : SETTINGS.section);
   store.add(
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${SETTINGS.section}.model`) && panel.isReady && !chat.busy) void chat.sync();
-    }),
-  );
-  let namesTimer: ReturnType<typeof setTimeout> | undefined;
-  store.add(
-    skills.onDidChange(() => {
-      clearTimeout(namesTimer);
-      namesTimer = setTimeout(() => panel.isReady && chat.postSkillNames(), 300);
-    }),
-  );
-  store.add({ dispose: () => clearTimeout(namesTimer) });
-  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => reconfigure('workspace trusted')));
-  // Memory's files and limits follow the first folder, trust and the memory settings.
-  store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => memory.reconfigure()));
-  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => memory.reconfigure()));
-  store.add(vscode.workspace.onDidGrantWorkspaceTrust(() => policy.setTrusted(true)));
-  store.add(
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(`${SETTINGS.section}.memory`)) memory.reconfigure();
-      if (event.affectsConfiguration(`${SETTINGS.section}.approvals`)) policy.setAutoApprove(autoApproveSettings());
-    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(
+      fanOut('Workspace folders changed', { memory: () => memory.reconfigure(), status: () => refreshStatus('workspace folders'), skills: () => skills.reconfigure() }, logger),
+    ),
   );
   store.add(
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTINGS.section)) {
-        reconfigure('settings');
-      }
-    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(
+      fanOut(
+        'Workspace trusted',
+        { approvals: () => policy.setTrusted(true), memory: () => memory.reconfigure(), status: () => refreshStatus('workspace trusted'), skills: () => skills.reconfigure() },
+        logger,
+      ),
+    ),
   );
-  store.add(skills.onDidChange(() => refresh('skills')));
   store.add(
-    vscode.window.onDidChangeWindowState((state) => {
+    vscode.workspace.onDidChangeConfiguration(
+      fanOut<vscode.ConfigurationChangeEvent>(
+        'Settings changed',
+        {
+          approvals: (event) => setting(event, 'approvals') && policy.setAutoApprove(autoApproveSettings()),
+          memory: (event) => setting(event, 'memory') && memory.reconfigure(),
+          // The chat's setup card follows the model settings; a running turn keeps the model it started with.
+          chat: (event) => setting(event, 'model') && panel.isReady && !chat.busy && chat.sync(),
+          status: (event) => setting(event) && refreshStatus('settings'),
+          skills: (event) => setting(event) && skills.reconfigure(),
+        },
+        logger,
+      ),
+    ),
+  );
+  store.add(
+    vscode.window.onDidChangeWindowState(
       // Watchers miss events; coming back to the window is a cheap moment to check the disk.
-      if (state.focused) void skills.validate().catch((error: unknown) => logger.warn(`Skill validation failed: ${describeError(error)}`));
-    }),
+      fanOut<vscode.WindowState>('Window focused', { skills: (state) => state.focused && skills.validate() }, logger),
+    ),
+  );
+  // The chat's slash-command list follows the skills, once typing or a bulk change has settled.
+  let namesTimer: ReturnType<typeof setTimeout> | undefined;
+  store.addCallback(() => clearTimeout(namesTimer));
+  store.add(
+    skills.onDidChange(
+      fanOut(
+        'Skills changed',
+        {
+          status: () => refreshStatus('skills'),
+          chat: () => {
+            clearTimeout(namesTimer);
+            namesTimer = setTimeout(() => panel.isReady && chat.postSkillNames(), 300);
+          },
+        },
+        logger,
+      ),
+    ),
   );
 
   const activationMs = performance.now() - started;
@@ -227,21 +183,4 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     await skills.flush();
     await sessions.flush(logger);
   } };
-}
-
-/** `{ name, request? }` from scripts and tests; anything else means "pick a skill". */
-function isRunSkillArgs(value: unknown): value is { name: string; request?: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  return typeof record['name'] === 'string' && (record['request'] === undefined || typeof record['request'] === 'string');
-}
-
-/** Arguments from scripts and tests; anything else (e.g. a URI from a menu) means "ask". */
-function isSetupArgs(value: unknown): value is ModelSetupArgs {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  return (
-    ['baseUrl', 'model', 'apiKey', 'preset'].every((key) => record[key] === undefined || typeof record[key] === 'string') &&
-    (record.skipTest === undefined || typeof record.skipTest === 'boolean')
-  );
 }

@@ -8,12 +8,10 @@ const EXTENSION_ID = 'skillwright.skillwright';
 
 describe('Skillwright in a real VS Code', () => {
   let api: SkillwrightApi;
-  let manifest: { contributes: { commands: { command: string }[] } };
 
   before(async () => {
     const extension = vscode.extensions.getExtension<SkillwrightApi>(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is not installed in this host`);
-    manifest = extension.packageJSON as typeof manifest;
     api = await extension.activate();
   });
 
@@ -23,10 +21,18 @@ describe('Skillwright in a real VS Code', () => {
     publishFigure('activationMs', api.activationMs);
   });
 
-  it('registers every command of its manifest', async () => {
-    const registered = new Set(await vscode.commands.getCommands(true));
-    const missing = manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id));
-    assert.deepEqual(missing, []);
+  it('shows a failing command\'s error with a Show Logs button that opens the log with the error', async () => {
+    await hideLog();
+    await vscode.commands.executeCommand('notifications.clearAll');
+    // A scripted answer that cannot be used: the command fails before asking anything.
+    const result = await vscode.commands.executeCommand('skillwright.newSkillFromTemplate', { template: 'no-such-template' });
+    assert.equal(result, undefined, 'the failure is reported, not thrown at the caller (VS Code would show it twice)');
+    // Clicks the newest notification's first button; it is ours: the others were cleared above.
+    const logged = await until('the error in the log the notification\'s button opened', async () => {
+      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+      return logText().includes('Command skillwright.newSkillFromTemplate failed: There is no template "no-such-template"') && logText();
+    });
+    assert.match(logged, /use one of instructions, script, workflow/);
   });
 
   it('reads the model settings and follows changes to them', async () => {
@@ -90,13 +96,37 @@ describe('Skillwright in a real VS Code', () => {
   it('comes back when the panel is closed and opened again', async () => {
     const before = api.panel.readyHandshakes;
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await until('the panel to be hidden', () => !api.panel.isVisible);
     await vscode.commands.executeCommand('skillwright.openPanel');
     await until('a new handshake after reopening', () => api.panel.readyHandshakes > before && api.panel.isReady);
   });
 
-  it('runs Show Logs and Open Settings without errors', async () => {
+  it('Show Logs shows the Skillwright log, which says how activation went', async () => {
+    await hideLog();
     await vscode.commands.executeCommand('skillwright.showLogs');
+    const text = await until('the Skillwright log on screen', () => logText());
+    assert.match(text, /Skillwright \S+ activated in [\d.]+ ms \(VS Code /);
+  });
+
+  it('Open Settings opens the Settings editor', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('skillwright.openSettings');
+    await until('the Settings editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Settings');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
+
+/** Closes the panel area; the Output view's documents go with it, so the log is seen only when shown again. */
+async function hideLog(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closePanel');
+  await until('the Skillwright log off screen', () => logText() === '');
+}
+
+/**
+ * The text of the Skillwright log as the Output view shows it: VS Code gives extensions the
+ * documents of the output channels it displays, so this is empty until the log is on screen.
+ */
+function logText(): string {
+  const documents = vscode.workspace.textDocuments.filter((document) => document.uri.scheme === 'output' && decodeURIComponent(document.uri.toString()).includes('Skillwright'));
+  return documents.map((document) => document.getText()).find((text) => text.includes('Skillwright') && text.includes('activated in')) ?? '';
+}

@@ -69,6 +69,11 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     return this.ready && this.view !== undefined;
   }
 
+  /** Whether the panel's view is on screen (its webview is torn down while it is not). */
+  get isVisible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
   /** The HTML of the current webview, for checking its Content-Security-Policy. */
   get html(): string | undefined {
     return this.view?.webview.html;
