@@ -20,8 +20,8 @@ export interface CatalogItem {
   readonly nameUnits: Readonly<TokenUnits>;
   /** The category on one line: the key of its group, `''` at the top level. */
   readonly category: string;
-  /** project 0, user 1, other 2: closer scopes are more useful. */
-  readonly scopeRank: number;
+  /** project 0, user 1, other 2: closer scopes are more useful (and it indexes a three-slot tuple). */
+  readonly scopeRank: 0 | 1 | 2;
   full?: ShownDescription;
   sentence?: ShownDescription;
   short?: ShownDescription;
@@ -36,7 +36,7 @@ function isClean(text: string): boolean {
     const code = text.charCodeAt(i);
     if (code === 32) {
       if (i === 0 || i === last || text.charCodeAt(i + 1) === 32) return false;
-    } else if (code < 32 || code === 127 || (code > 127 && /\s/.test(text[i] as string))) {
+    } else if (code < 32 || code === 127 || (code > 127 && /\s/.test(text.charAt(i)))) {
       return false;
     }
   }
@@ -106,8 +106,11 @@ let calls = 0;
 
 function remember(order: readonly CatalogItem[]): void {
   for (const item of remembered) item.remembered = false;
+  // An indexed loop, as in catalogOrder below; `previous` and `item` exist for every i < length.
   for (let i = 1; i < order.length; i++) {
-    if (byNameThenFile(order[i - 1] as CatalogItem, order[i] as CatalogItem) === 0) {
+    const previous = order[i - 1];
+    const item = order[i];
+    if (previous && item && byNameThenFile(previous, item) === 0) {
       remembered = [];
       return;
     }
@@ -122,7 +125,10 @@ function insertionPoint(order: readonly CatalogItem[], item: CatalogItem): numbe
   let high = order.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    const side = byNameThenFile(order[mid] as CatalogItem, item);
+    // low <= mid < high <= length: the item exists, the check only narrows the type.
+    const middle = order[mid];
+    if (!middle) break;
+    const side = byNameThenFile(middle, item);
     if (side === 0) return -1;
     if (side < 0) low = mid + 1;
     else high = mid;
@@ -140,7 +146,10 @@ export function catalogOrder(records: readonly SkillRecord[]): readonly CatalogI
   const added: CatalogItem[] = [];
   let repeated = false;
   for (let i = 0; i < records.length; i++) {
-    const record = records[i] as SkillRecord;
+    // Indexed loops here and below: over 10,000 records before the JIT has optimized this code they
+    // cost less than for…of. The undefined checks only narrow the type (i < length).
+    const record = records[i];
+    if (record === undefined) continue;
     const item = items.get(record) ?? catalogItem(record);
     if (item.seenIn === call) repeated = true;
     item.seenIn = call;
@@ -154,7 +163,8 @@ export function catalogOrder(records: readonly SkillRecord[]): readonly CatalogI
     if (added.length === 0 && removed === 0) return remembered;
     const order: CatalogItem[] = [];
     for (let i = 0; i < remembered.length; i++) {
-      const item = remembered[i] as CatalogItem;
+      const item = remembered[i];
+      if (item === undefined) continue;
       if (item.seenIn === call) order.push(item);
       else item.remembered = false;
     }

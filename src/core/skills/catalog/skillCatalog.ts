@@ -235,12 +235,15 @@ function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { gr
   // A Map lookup per skill: property lookups by names that are not yet interned cost ten times more.
   const stats = new Map(Object.entries(usage));
   const used: Entry[] = [];
-  const unused: Entry[][] = [[], [], []];
+  /** By scopeRank. */
+  const unused: [Entry[], Entry[], Entry[]] = [[], [], []];
   const order = catalogOrder(active);
   // Indexed loops and no helper calls over the 10,000 skills: the host builds the catalog once per
-  // change, so this code mostly runs before the JIT has optimized it.
+  // change, so this code mostly runs before the JIT has optimized it. Here and below the undefined
+  // checks of `list[i]` for i < length only narrow the type.
   for (let i = 0; i < order.length; i++) {
-    const item = order[i] as CatalogItem;
+    const item = order[i];
+    if (item === undefined) continue;
     let group = byKey.get(item.category);
     if (!group) {
       group = newGroup(item.category);
@@ -255,26 +258,38 @@ function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { gr
     group.nameSum.ascii += item.nameUnits.ascii;
     group.nameSum.other += item.nameUnits.other;
     if (entry.uses !== 0 || entry.lastUsed !== 0) used.push(entry);
-    else (unused[item.scopeRank] as Entry[]).push(entry);
+    else unused[item.scopeRank].push(entry);
   }
   const groups = [...byKey.values()].sort((a, b) => compareText(a.key, b.key));
   // Unused skills are already in usefulness order within a scope; merge the (few) used ones in.
   // (concat, not flat(): flat is ten times slower on 10,000 entries.)
   const rest = ([] as Entry[]).concat(...unused);
   used.sort(byUsefulness);
-  const mostUseful: Entry[] = [];
+  const merged: Entry[] = [];
   let i = 0;
   let j = 0;
-  while (i < used.length && j < rest.length) mostUseful.push(byUsefulness(used[i] as Entry, rest[j] as Entry) <= 0 ? (used[i++] as Entry) : (rest[j++] as Entry));
-  while (i < used.length) mostUseful.push(used[i++] as Entry);
-  while (j < rest.length) mostUseful.push(rest[j++] as Entry);
+  for (;;) {
+    const a = used[i];
+    const b = rest[j];
+    if (a === undefined || b === undefined) break;
+    if (byUsefulness(a, b) <= 0) {
+      merged.push(a);
+      i++;
+    } else {
+      merged.push(b);
+      j++;
+    }
+  }
+  // One of the two is used up; what is left of the other is in order already.
+  const mostUseful = merged.concat(used.slice(i), rest.slice(j));
   return { groups, leastUseful: mostUseful.reverse() };
 }
 
 function measure(group: Group): void {
   const { entries, lineSum } = group;
   for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as Entry;
+    const entry = entries[i];
+    if (entry === undefined) continue;
     entry.shown = fullDescription(entry.item);
     lineSum.ascii += entry.shown.lineUnits.ascii;
     lineSum.other += entry.shown.lineUnits.other;
@@ -317,7 +332,8 @@ export function buildCatalog(records: readonly SkillRecord[], options: CatalogOp
   const budgetTokens = normalizeBudget(options.budgetTokens);
   const active: SkillRecord[] = [];
   for (let i = 0; i < records.length; i++) {
-    const r = records[i] as SkillRecord;
+    const r = records[i];
+    if (r === undefined) continue;
     if (!r.shadowedBy && !r.disabled && !r.platformHidden) active.push(r);
   }
   if (active.length === 0) {
@@ -342,7 +358,7 @@ export function buildCatalog(records: readonly SkillRecord[], options: CatalogOp
   const fits = () => tokensOfUnits(total) <= budgetTokens;
   const shortenable: Entry[] = [];
   if (!fits()) {
-    for (let i = 0; i < leastUseful.length; i++) if (!(leastUseful[i] as Entry).group.collapsed) shortenable.push(leastUseful[i] as Entry);
+    for (const entry of leastUseful) if (!entry.group.collapsed) shortenable.push(entry);
   }
   for (const shorten of [sentenceDescription, shortDescription]) {
     for (const entry of shortenable) {
@@ -380,7 +396,7 @@ export function buildCatalog(records: readonly SkillRecord[], options: CatalogOp
     // Reserve the note with the widest count it can show; the real one is never longer.
     for (const line of notes(false, leastUseful.length)) plus(total, lineUnits(line));
     const omitted = omittedCount(groups, leastUseful, total, budgetTokens);
-    for (let i = 0; i < omitted; i++) (leastUseful[i] as Entry).state = 'omitted';
+    for (const entry of leastUseful.slice(0, omitted)) entry.state = 'omitted';
   }
 
   return render(groups, budgetTokens);
@@ -403,7 +419,8 @@ function omittedCount(groups: readonly Group[], leastUseful: readonly Entry[], t
   }
   if (tokensOfUnits(sum) > budgetTokens) return leastUseful.length;
   for (let i = leastUseful.length - 1; i >= 0; i--) {
-    const entry = leastUseful[i] as Entry;
+    const entry = leastUseful[i];
+    if (entry === undefined) continue;
     const group = entry.group;
     plusGroupCost(sum, group, -1);
     group.live++;
@@ -426,7 +443,8 @@ function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
     const live: Entry[] = [];
     const { entries } = group;
     for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i] as Entry;
+      const entry = entries[i];
+      if (entry === undefined) continue;
       if (entry.state === 'omitted') omitted.push(entry.item.name);
       else live.push(entry);
     }
