@@ -37,8 +37,9 @@ const leadingWhitespace = (line: string): string => /^[ \t]*/.exec(line)?.[0] ??
 function trimBlankLines(lines: readonly string[]): string[] {
   let start = 0;
   let end = lines.length;
-  while (start < end && isBlank(lines[start] as string)) start++;
-  while (end > start && isBlank(lines[end - 1] as string)) end--;
+  // Both indexes stay in range; '' only satisfies the type checker.
+  while (start < end && isBlank(lines[start] ?? '')) start++;
+  while (end > start && isBlank(lines[end - 1] ?? '')) end--;
   return lines.slice(start, end);
 }
 
@@ -70,8 +71,11 @@ function reindentLike(newLines: readonly string[], oldLines: readonly string[], 
     let j = oldLines.findIndex((old, index) => index >= from && old.trim() === trimmed);
     if (j >= 0) from = j + 1;
     else if (newLines.length === oldLines.length) j = k;
-    if (j >= 0 && leadingWhitespace(oldLines[j] as string) === own) return leadingWhitespace(matched[j] as string) + line.slice(own.length);
-    return shifted[k] as string;
+    // `matched` has a line for each old line, `shifted` one for each new line.
+    const old = j >= 0 ? oldLines[j] : undefined;
+    const inFile = j >= 0 ? matched[j] : undefined;
+    if (old !== undefined && inFile !== undefined && leadingWhitespace(old) === own) return leadingWhitespace(inFile) + line.slice(own.length);
+    return shifted[k] ?? line;
   });
 }
 
@@ -86,7 +90,10 @@ function lineNumberAt(starts: readonly number[], offset: number): number {
   let high = starts.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if ((starts[mid] as number) <= offset) low = mid;
+    // low < mid <= high < length: the start exists, the check only narrows the type.
+    const start = starts[mid];
+    if (start === undefined) break;
+    if (start <= offset) low = mid;
     else high = mid - 1;
   }
   return low + 1;
@@ -107,7 +114,7 @@ function lineTrimmedMatches(text: string, oldString: string, newString: string):
   const fileLines = text.split('\n');
   const fileTrimmed = fileLines.map((line) => line.trim());
   const starts = lineStarts(text);
-  const modelIndent = leadingWhitespace(wanted[0] as string);
+  const modelIndent = leadingWhitespace(wanted[0] ?? '');
   const newLines = trimBlankLines(newString.split('\n'));
   const matches: Match[] = [];
   for (let i = 0; i + wanted.length <= fileLines.length; ) {
@@ -118,13 +125,18 @@ function lineTrimmedMatches(text: string, oldString: string, newString: string):
       continue;
     }
     const last = i + wanted.length - 1;
-    const at = starts[i] as number;
+    // starts has an entry for each of fileLines, and last < fileLines.length: this only narrows the types.
+    const at = starts[i];
+    const lastStart = starts[last];
+    const lastLine = fileLines[last];
+    if (at === undefined || lastStart === undefined || lastLine === undefined) break;
     let start = at;
-    let end = (starts[last] as number) + (fileLines[last] as string).replace(/\r$/, '').length;
+    let end = lastStart + lastLine.replace(/\r$/, '').length;
     const replacement = reindentLike(newLines, wanted, fileLines.slice(i, last + 1), modelIndent).join('\n');
     if (newLines.length === 0) {
       // Deleting whole lines takes a line break with them, so no empty line is left behind.
-      if (last + 1 < starts.length) end = starts[last + 1] as number;
+      const nextStart = starts[last + 1];
+      if (nextStart !== undefined) end = nextStart;
       else if (start > 0) start -= text[start - 2] === '\r' ? 2 : 1;
     }
     matches.push({ start, end, replacement, at });
@@ -140,9 +152,9 @@ function collapsedMatches(text: string, oldString: string, newString: string): M
   let collapsed = '';
   const origin: number[] = [];
   for (let i = 0; i < text.length; i++) {
-    if (/\s/.test(text[i] as string)) {
+    if (/\s/.test(text.charAt(i))) {
       const runStart = i;
-      while (i + 1 < text.length && /\s/.test(text[i + 1] as string)) i++;
+      while (i + 1 < text.length && /\s/.test(text.charAt(i + 1))) i++;
       collapsed += ' ';
       origin.push(runStart);
     } else {
@@ -153,12 +165,18 @@ function collapsedMatches(text: string, oldString: string, newString: string): M
   const oldLines = trimBlankLines(oldString.split('\n'));
   const modelIndent = leadingWhitespace(oldLines[0] ?? '');
   const newLines = trimBlankLines(newString.split('\n'));
-  if (newLines.length > 0) newLines[0] = (newLines[0] as string).trimStart();
-  if (newLines.length > 0) newLines[newLines.length - 1] = (newLines[newLines.length - 1] as string).trimEnd();
+  const firstNew = newLines[0];
+  if (firstNew !== undefined) newLines[0] = firstNew.trimStart();
+  // Read after the line above: with one line, it is the same line.
+  const lastNew = newLines.at(-1);
+  if (lastNew !== undefined) newLines[newLines.length - 1] = lastNew.trimEnd();
   const matches: Match[] = [];
   for (let k = collapsed.indexOf(needle); k !== -1; k = collapsed.indexOf(needle, k + needle.length)) {
-    const start = origin[k] as number;
-    const end = (origin[k + needle.length - 1] as number) + 1;
+    // origin has an entry for each character of collapsed: this only narrows the types.
+    const start = origin[k];
+    const lastOrigin = origin[k + needle.length - 1];
+    if (start === undefined || lastOrigin === undefined) break;
+    const end = lastOrigin + 1;
     const lineStart = text.lastIndexOf('\n', start - 1) + 1;
     const fileIndent = leadingWhitespace(text.slice(lineStart, start + 1));
     const [first = '', ...rest] = newLines;

@@ -24,27 +24,34 @@ function middleOps(a: readonly string[], b: readonly string[]): Op[] {
   }
   // lcs[i * (m + 1) + j] = length of the LCS of a[i..] and b[j..].
   const width = m + 1;
+  // Every cell read below is inside the table; `?? 0` only satisfies the type checker.
   const lcs = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j] ? (lcs[(i + 1) * width + j + 1] as number) + 1 : Math.max(lcs[(i + 1) * width + j] as number, lcs[i * width + j + 1] as number);
+      lcs[i * width + j] = a[i] === b[j] ? (lcs[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * width + j] ?? 0, lcs[i * width + j + 1] ?? 0);
     }
   }
   const ops: Op[] = [];
   let i = 0;
   let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      ops.push({ kind: ' ', line: a[i++] as string });
+  for (;;) {
+    const lineA = a[i];
+    const lineB = b[j];
+    if (lineA === undefined || lineB === undefined) break;
+    if (lineA === lineB) {
+      ops.push({ kind: ' ', line: lineA });
+      i++;
       j++;
-    } else if ((lcs[(i + 1) * width + j] as number) >= (lcs[i * width + j + 1] as number)) {
-      ops.push({ kind: '-', line: a[i++] as string });
+    } else if ((lcs[(i + 1) * width + j] ?? 0) >= (lcs[i * width + j + 1] ?? 0)) {
+      ops.push({ kind: '-', line: lineA });
+      i++;
     } else {
-      ops.push({ kind: '+', line: b[j++] as string });
+      ops.push({ kind: '+', line: lineB });
+      j++;
     }
   }
-  while (i < n) ops.push({ kind: '-', line: a[i++] as string });
-  while (j < m) ops.push({ kind: '+', line: b[j++] as string });
+  for (const line of a.slice(i)) ops.push({ kind: '-', line });
+  for (const line of b.slice(j)) ops.push({ kind: '+', line });
   return ops;
 }
 
@@ -81,15 +88,15 @@ export function unifiedDiff(before: string | undefined, after: string, label: st
     if (op.kind !== '-') lb++;
   }
   while (k < ops.length) {
-    while (k < ops.length && (ops[k] as Op).kind === ' ') k++;
+    while (k < ops.length && ops[k]?.kind === ' ') k++;
     if (k >= ops.length) break;
     const start = Math.max(0, k - context);
     let end = k;
     // Extend over changes separated by at most 2 * context unchanged lines.
     for (;;) {
-      while (end < ops.length && (ops[end] as Op).kind !== ' ') end++;
+      while (end < ops.length && ops[end]?.kind !== ' ') end++;
       let next = end;
-      while (next < ops.length && (ops[next] as Op).kind === ' ') next++;
+      while (next < ops.length && ops[next]?.kind === ' ') next++;
       if (next < ops.length && next - end <= 2 * context) end = next;
       else break;
     }
@@ -97,8 +104,11 @@ export function unifiedDiff(before: string | undefined, after: string, label: st
     const slice = ops.slice(start, stop);
     const countA = slice.filter((op) => op.kind !== '+').length;
     const countB = slice.filter((op) => op.kind !== '-').length;
-    const startA = countA === 0 ? (lineA[start] as number) - 1 : (lineA[start] as number);
-    const startB = countB === 0 ? (lineB[start] as number) - 1 : (lineB[start] as number);
+    // start < ops.length, and both tables have an entry per op; `?? 1` only satisfies the type checker.
+    const firstA = lineA[start] ?? 1;
+    const firstB = lineB[start] ?? 1;
+    const startA = countA === 0 ? firstA - 1 : firstA;
+    const startB = countB === 0 ? firstB - 1 : firstB;
     hunks.push(`@@ -${startA},${countA} +${startB},${countB} @@`, ...slice.map((op) => `${op.kind}${op.line}`));
     k = stop;
   }
