@@ -200,8 +200,13 @@ function seeded(seed: number): () => number {
 export function syntheticRecords(base: readonly SkillRecord[], count: number): SkillRecord[] {
   const random = seeded(42);
   const words = base.flatMap((r) => r.description.split(/\s+/)).filter(Boolean);
-  const pick = () => words[Math.floor(random() * words.length)] as string;
-  const template = base[0] as SkillRecord;
+  const pick = (): string => {
+    const word = words[Math.floor(random() * words.length)];
+    if (word === undefined) throw new Error('the corpus descriptions have no words');
+    return word;
+  };
+  const template = base[0];
+  if (!template) throw new Error('synthetic records need at least one corpus record to copy');
   const out: SkillRecord[] = [];
   for (let i = 0; i < count; i++) {
     const name = `${pick().toLowerCase().replace(/[^a-z0-9]+/g, '')}-${pick().toLowerCase().replace(/[^a-z0-9]+/g, '')}-${i}`;

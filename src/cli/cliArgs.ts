@@ -18,7 +18,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const roots: string[] = [];
   let command: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] as string;
+    const arg = argv[i];
+    // i < argv.length: this only narrows the type (the loop also skips flag values, so no for…of).
+    if (arg === undefined) break;
     if (arg === '--') {
       positionals.push(...argv.slice(i + 1));
       break;

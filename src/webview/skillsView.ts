@@ -298,7 +298,7 @@ class SkillsView implements TabView<'skills'> {
   private renderRows(items: readonly SkillListItem[], key: string, label: string, now: number): Node[] {
     const count = Math.min(items.length, this.shown.get(key) ?? PAGE);
     const rows = el('ul', { class: 'skill-rows', 'aria-label': label, 'data-list': key });
-    for (let i = 0; i < count; i++) rows.append(renderSkillRow(items[i] as SkillListItem, now));
+    for (const item of items.slice(0, count)) rows.append(renderSkillRow(item, now));
     if (count >= items.length) return [rows];
     const more = Math.min(PAGE, items.length - count);
     const button = el('button', { type: 'button', class: 'secondary more', 'data-key': `more:${key}`, 'data-group': key }, `Show ${more} more (${count.toLocaleString('en-US')} of ${items.length.toLocaleString('en-US')} shown)`);

@@ -36,8 +36,8 @@ interface Heading {
 function headingsOf(lines: readonly string[], from: number): Heading[] {
   const headings: Heading[] = [];
   let fence: string | undefined;
-  for (let i = from; i < lines.length; i++) {
-    const line = lines[i] as string;
+  for (const [i, line] of lines.entries()) {
+    if (i < from) continue;
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (marker) {
       if (fence === undefined) fence = marker;
@@ -45,7 +45,10 @@ function headingsOf(lines: readonly string[], from: number): Heading[] {
       continue;
     }
     const match = fence === undefined ? /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line) : null;
-    if (match) headings.push({ line: i, level: (match[1] as string).length, text: match[2] as string });
+    // Both groups always take part in a match; the checks only narrow the type.
+    const hashes = match?.[1];
+    const text = match?.[2];
+    if (hashes !== undefined && text !== undefined) headings.push({ line: i, level: hashes.length, text });
   }
   return headings;
 }
@@ -60,8 +63,9 @@ const ITEM = /^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+(.*)$/;
 function itemsOf(lines: readonly string[]): string[] {
   const items: string[] = [];
   for (const line of lines) {
-    const item = ITEM.exec(line);
-    if (item) items.push(item[1] as string);
+    // The group always takes part in a match, so `item` is undefined only when the line is no list item.
+    const item = ITEM.exec(line)?.[1];
+    if (item !== undefined) items.push(item);
     else if (items.length > 0 && /^\s{2,}\S/.test(line)) items[items.length - 1] += `\n${line}`;
   }
   return items;
@@ -100,7 +104,8 @@ function bodyStart(lines: readonly string[]): number {
 
 function bumpVersion(lines: string[], end: number): { from: string; to: string } | undefined {
   for (let i = 1; i < end; i++) {
-    const match = /^(version\s*:\s*["']?)(\d+)\.(\d+)\.(\d+)(["']?\s*)$/.exec(lines[i] as string);
+    // i < end <= lines.length; '' (which never matches) only satisfies the type checker.
+    const match = /^(version\s*:\s*["']?)(\d+)\.(\d+)\.(\d+)(["']?\s*)$/.exec(lines[i] ?? '');
     if (!match) continue;
     const from = `${match[2]}.${match[3]}.${match[4]}`;
     const to = `${match[2]}.${match[3]}.${Number(match[4]) + 1}`;
@@ -133,7 +138,7 @@ export function mergeDraftIntoSkill(existing: string, draft: string): MergedSkil
     const heading = headings[index];
     if (heading) {
       let end = headings.slice(index + 1).find((h) => h.level <= heading.level)?.line ?? lines.length;
-      while (end > heading.line + 1 && (lines[end - 1] as string).trim() === '') end--;
+      while (end > heading.line + 1 && lines[end - 1]?.trim() === '') end--;
       const body = lines.slice(heading.line + 1, end);
       const numbers = body.map((line) => /^\s{0,3}(\d{1,3})[.)]\s/.exec(line)?.[1]).filter(Boolean);
       const last = numbers.length > 0 ? Number(numbers[numbers.length - 1]) : undefined;
@@ -142,7 +147,7 @@ export function mergeDraftIntoSkill(existing: string, draft: string): MergedSkil
       const lastItem = body.map((line) => ITEM.test(line)).lastIndexOf(true);
       if (lastItem >= 0) {
         at = heading.line + 1 + lastItem + 1;
-        while (at < end && /^\s{2,}\S/.test(lines[at] as string)) at++;
+        while (at < end && /^\s{2,}\S/.test(lines[at] ?? '')) at++;
       }
       const rendered = fresh.map((item, i) => (last !== undefined ? `${last + i + 1}. ${item}` : `- ${item}`));
       insertions.push({ at, lines: rendered.flatMap((item) => item.split('\n')) });
@@ -156,7 +161,7 @@ export function mergeDraftIntoSkill(existing: string, draft: string): MergedSkil
   }
   if (added.length === 0) return { text: existing, added: [] };
   for (const insertion of insertions.sort((a, b) => b.at - a.at)) lines.splice(insertion.at, 0, ...insertion.lines);
-  while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === '') lines.pop();
+  while (lines.at(-1)?.trim() === '') lines.pop();
   lines.push(...appended, '');
   const version = bumpVersion(lines, start);
   const text = bom + (crlf ? lines.join('\r\n') : lines.join('\n'));
