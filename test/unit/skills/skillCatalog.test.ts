@@ -21,7 +21,7 @@ function skill(name: string, description: string, category = '', extra: Partial<
 const WORDS = ['deploy', 'the', 'service', 'Kubernetes', 'résumé', 'データ', 'graph', 'e.g.', 'Use', 'when', 'tests', '🙂', 'API', 'x'];
 
 function randomSkills(random: () => number, count: number): SkillRecord[] {
-  const pick = (list: readonly string[]) => list[Math.floor(random() * list.length)] as string;
+  const pick = (list: readonly string[]): string => list[Math.floor(random() * list.length)] ?? assert.fail('pick from an empty list');
   return Array.from({ length: count }, (_, i) => {
     const sentences = Array.from({ length: Math.floor(random() * 4) }, () =>
       Array.from({ length: 1 + Math.floor(random() * 25) }, () => pick(WORDS)).join(' '),
@@ -47,7 +47,7 @@ const small = [
 
 describe('catalogLine', () => {
   it('shows one skill as "- name: description" on one line', () => {
-    assert.equal(catalogLine(small[3] as SkillRecord), '- docker-compose: Write docker compose files. Use for local multi-container setups.');
+    assert.equal(catalogLine(small[3] ?? assert.fail('no fourth skill')), '- docker-compose: Write docker compose files. Use for local multi-container setups.');
     assert.equal(catalogLine(skill('bare', '  ')), '- bare');
     assert.equal(catalogLine(skill('  spaced\tname ', 'a\u0000b')), '- spaced name: a b');
   });
@@ -87,7 +87,7 @@ describe('buildCatalog', () => {
   it('gives byte-identical text for the same skills in any order, whatever the usage', () => {
     const records = randomSkills(seeded(7), 60);
     const reversed = [...records].reverse();
-    const usage = { [records[3]?.name as string]: { uses: 9 } };
+    const usage = { [records[3]?.name ?? assert.fail('no fourth record')]: { uses: 9 } };
     for (const budget of [200, 800, 5000]) {
       assert.equal(buildCatalog(records, { budgetTokens: budget }).text, buildCatalog(reversed, { budgetTokens: budget }).text);
     }
@@ -118,7 +118,7 @@ describe('buildCatalog', () => {
     const result = buildCatalog(records, { budgetTokens: full.tokens - 3, usage: { alpha: { uses: 4 } } });
     assert.deepEqual(result.shortened, ['beta']);
     assert.ok(result.text.includes('- beta: Beta does the second thing.\n'));
-    assert.ok(result.text.includes(catalogLine(records[0] as SkillRecord)));
+    assert.ok(result.text.includes(catalogLine(records[0] ?? assert.fail('no records'))));
     assert.deepEqual([result.collapsed, result.omitted], [[], []]);
   });
 
@@ -147,7 +147,7 @@ describe('buildCatalog', () => {
 
   it('last leaves out the least used skills, names them, and tells the model how to find them', () => {
     const records = randomSkills(seeded(5), 200);
-    const favourite = records[150] as SkillRecord;
+    const favourite = records[150] ?? assert.fail('fewer than 151 records');
     const result = buildCatalog(records, { budgetTokens: 300, usage: { [favourite.name]: { uses: 3 } } });
     assert.ok(result.omitted.length > 0);
     assert.ok(!result.omitted.includes(favourite.name), 'a used skill stays listed');
@@ -156,7 +156,8 @@ describe('buildCatalog', () => {
     // Without usage, names later in code-unit order go first.
     const plain = buildCatalog(records, { budgetTokens: 300 });
     const kept = records.map((r) => r.name).filter((n) => !plain.omitted.includes(n)).sort();
-    assert.ok(plain.omitted.every((n) => n > (kept[kept.length - 1] as string)));
+    const lastKept = kept.at(-1) ?? assert.fail('nothing kept');
+    assert.ok(plain.omitted.every((n) => n > lastKept));
   });
 
   it('after skills change, are added or removed, gives exactly what a build from scratch gives', () => {
@@ -166,11 +167,11 @@ describe('buildCatalog', () => {
     const steps: SkillRecord[][] = [randomSkills(random, 150)];
     const removed: SkillRecord[] = [];
     for (let step = 1; step < 30; step++) {
-      const next = [...(steps[step - 1] as SkillRecord[])];
+      const next = [...(steps[step - 1] ?? assert.fail('no previous step'))];
       for (let change = Math.floor(random() * 4); change >= 0; change--) {
         const at = Math.floor(random() * next.length);
         const roll = random();
-        const record = next[at] as SkillRecord;
+        const record = next[at] ?? assert.fail('no record left to change');
         if (roll < 0.2) removed.push(...next.splice(at, 1));
         else if (roll < 0.3 && removed.length > 0) next.push(removed.shift() as SkillRecord); // the same object back
         else if (roll < 0.7) next[at] = { ...record, description: `Changed. ${record.description}` };
@@ -178,10 +179,12 @@ describe('buildCatalog', () => {
       }
       steps.push(next);
     }
-    const last = steps[steps.length - 1] as SkillRecord[];
+    const last = steps.at(-1) ?? assert.fail('no steps');
+    const [first, second] = last;
+    assert.ok(first && second);
     // The same record object twice, another record with the same name and file, then neither.
-    steps.push([...last, last[0] as SkillRecord], [...last, { ...(last[1] as SkillRecord) }], last, [...last.slice(1), last[0] as SkillRecord]);
-    const usage = { [steps[0]?.[7]?.name as string]: { uses: 3, lastUsed: 5 } };
+    steps.push([...last, first], [...last, { ...second }], last, [...last.slice(1), first]);
+    const usage = { [steps[0]?.[7]?.name ?? assert.fail('no eighth record')]: { uses: 3, lastUsed: 5 } };
     const budgets = [300, 900, 2500, 100_000];
     const expected = steps.map((records, i) =>
       buildCatalog(records.map((r) => ({ ...r })), { budgetTokens: budgets[i % budgets.length], usage }),

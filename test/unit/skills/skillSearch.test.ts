@@ -64,7 +64,7 @@ describe('SkillSearch', () => {
 
   it('removes a skill by its file, and ignores an unknown file', () => {
     const search = new SkillSearch(records);
-    const target = records[0] as SkillRecord;
+    const target = records[0] ?? assert.fail('no records');
     search.remove(target.file);
     assert.equal(search.size, records.length - 1);
     assert.ok(!names(search.search('docker compose')).includes('docker-compose'));
@@ -75,7 +75,7 @@ describe('SkillSearch', () => {
 
   it('upsert replaces the record with the same file: old words stop matching, new ones match', () => {
     const search = new SkillSearch(records);
-    const old = records[5] as SkillRecord;
+    const old = records[5] ?? assert.fail('fewer than six records');
     search.upsert({ ...old, description: 'Audit GraphQL schemas for breaking changes.', tags: [] });
     assert.equal(search.size, records.length);
     assert.ok(!names(search.search('postgres indexes')).includes('sql-review'));
@@ -87,7 +87,8 @@ describe('SkillSearch', () => {
 
   it('setAll replaces everything, and a repeated file counts once', () => {
     const search = new SkillSearch(records);
-    search.setAll([records[1] as SkillRecord, records[1] as SkillRecord]);
+    const second = records[1] ?? assert.fail('fewer than two records');
+    search.setAll([second, second]);
     assert.equal(search.size, 1);
     assert.deepEqual(search.search('docker'), []);
     assert.equal(names(search.search('helm'))[0], 'deploy-app');
@@ -132,7 +133,7 @@ describe('SkillSearch', () => {
   it('reads a long query in pieces without splitting a word or a compound', () => {
     const random = seeded(3);
     const vocabulary = ['Deploy', 'publish-to-pages', 'p5.js', 'Café', 'the', 'ci/cd', 'naïve', 'docker_compose', 'a', 'k8s'];
-    const pick = (list: readonly string[]) => list[Math.floor(random() * list.length)] as string;
+    const pick = (list: readonly string[]): string => list[Math.floor(random() * list.length)] ?? assert.fail('pick from an empty list');
     const text = Array.from({ length: 900 }, () => `${pick(vocabulary)}${pick([' ', '\n', '  ', '\t'])}`).join('');
     assert.ok(text.length > 5_000);
     assert.deepEqual(queryTerms(text, 10_000), [...new Set(searchTerms(text))]);
@@ -147,14 +148,14 @@ describe('SkillSearch', () => {
     assert.deepEqual(search.search('graphq'), []);
     search.upsert(skill('graphql-lint', 'Lint GraphQL schemas.'));
     assert.equal(names(search.search('graphq'))[0], 'graphql-lint');
-    search.remove(search.search('graphq')[0]?.record.file as string);
+    search.remove(search.search('graphq')[0]?.record.file ?? assert.fail('graphq found nothing'));
     assert.deepEqual(search.search('graphq'), []);
   });
 
   it('ranks after upserts and removals exactly as an index built from the final records', () => {
     const random = seeded(9);
     const words = ['deploy', 'helm', 'docker', 'compose', 'review', 'sql', 'release', 'notes', 'image', 'resize', 'pages', 'publish', 'kubernetes'];
-    const pick = () => words[Math.floor(random() * words.length)] as string;
+    const pick = (): string => words[Math.floor(random() * words.length)] ?? assert.fail('pick from an empty list');
     const make = (i: number) =>
       skill(`s${i}-${pick()}`, Array.from({ length: 3 + Math.floor(random() * 12) }, pick).join(' '), { tags: [pick()], headings: [pick()] });
     let current = Array.from({ length: 80 }, (_, i) => make(i));
@@ -163,11 +164,11 @@ describe('SkillSearch', () => {
       const at = Math.floor(random() * current.length);
       const roll = random();
       if (roll < 0.4) {
-        const changed = { ...make(step + 1000), file: (current[at] as SkillRecord).file };
+        const changed = { ...make(step + 1000), file: (current[at] ?? assert.fail('no record to change')).file };
         current = current.map((r, i) => (i === at ? changed : r));
         search.upsert(changed);
       } else if (roll < 0.7) {
-        search.remove((current[at] as SkillRecord).file);
+        search.remove((current[at] ?? assert.fail('no record to remove')).file);
         current = current.filter((_, i) => i !== at);
       } else {
         const added = make(step + 2000);
