@@ -6,7 +6,7 @@ import type { CatalogResult } from '../skills/catalog/skillCatalog';
 import { buildCatalog } from '../skills/catalog/skillCatalog';
 import type { SkillIndex } from '../skills/index/skillIndex';
 import type { SkillSearch } from '../skills/search/skillSearch';
-import type { SkillToolContext } from '../skills/tools/skillTools';
+import type { SkillToolContext } from '../skills/tools/skillToolContext';
 import type { WorkspaceFolderRef } from '../base/skillRoots';
 import type { WorkspaceTools } from '../tools/workspaceTools';
 import type { AgentTool } from '../toolkit/agentTool';

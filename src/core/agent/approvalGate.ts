@@ -1,4 +1,5 @@
 import type { ApprovalAnswer, ApprovalGate, ApprovalRequest } from '../toolkit/agentTool';
+import type { ApprovalDiff, ApprovalPreview } from '../toolkit/approvalPreview';
 import type { ApprovalPolicy, ToolKind } from './approvals';
 import { suggestCommandPrefix } from './approvals';
 
@@ -6,23 +7,6 @@ import { suggestCommandPrefix } from './approvals';
  * What the approval card shows and how the loop asks: the ApprovalGate the agent loop takes, built
  * over an ApprovalPolicy, the UI's question and the tools' previews.
  */
-
-export interface ApprovalDiff {
-  /** The path as the model sees it. */
-  readonly path: string;
-  /** Undefined for a new file. */
-  readonly before: string | undefined;
-  readonly after: string;
-  readonly unified: string;
-  readonly added: number;
-  readonly removed: number;
-}
-
-/** What a tool would do, worked out before asking: the card's summary, and a diff for edits. */
-export type ApprovalPreview =
-  | { readonly ok: true; readonly summary: string; readonly diff?: ApprovalDiff }
-  /** The call will be refused anyway (no match, bad path): no need to ask anyone. */
-  | { readonly ok: false; readonly error: string };
 
 export interface ApprovalPrompt extends ApprovalRequest {
   readonly kind: ToolKind;

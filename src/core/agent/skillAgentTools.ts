@@ -1,6 +1,6 @@
 import type { Logger } from '../base/logger';
 import { describeError } from '../base/logger';
-import type { SkillToolContext } from '../skills/tools/skillTools';
+import type { SkillToolContext } from '../skills/tools/skillToolContext';
 import { SKILL_TOOLS } from '../skills/tools/skillTools';
 import type { AgentTool } from '../toolkit/agentTool';
 import { agentToolsOf } from '../toolkit/toolDefinition';

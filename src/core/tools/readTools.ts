@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { ToolResult } from '../toolkit/toolResult';
-import { closestNames } from '../skills/model/skillPaths';
+import { closestNames } from '../text/closestNames';
 import { compileUserGlob, userGlobProblem } from './globPattern';
 import { IgnoreRules } from './ignoreRules';
 import { binaryKind, decodeTextFile, splitLines } from './textFiles';

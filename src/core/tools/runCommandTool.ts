@@ -1,4 +1,4 @@
-import type { ApprovalPreview } from '../agent/approvalGate';
+import type { ApprovalPreview } from '../toolkit/approvalPreview';
 import type { ToolResult } from '../toolkit/toolResult';
 import type { Args } from './argAccess';
 import { numberArg, stringArg } from './argAccess';

@@ -1,5 +1,5 @@
 import type { AgentTool } from '../toolkit/agentTool';
-import type { ApprovalPreview } from '../agent/approvalGate';
+import type { ApprovalPreview } from '../toolkit/approvalPreview';
 import type { FileSystemPort } from '../base/fileSystemPort';
 import type { Logger } from '../base/logger';
 import { describeError } from '../base/logger';

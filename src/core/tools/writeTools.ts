@@ -1,4 +1,4 @@
-import type { ApprovalPreview } from '../agent/approvalGate';
+import type { ApprovalPreview } from '../toolkit/approvalPreview';
 import { applyPatch } from '../text/patchMatcher';
 import type { PatchStrategy } from '../text/patchMatcher';
 import type { ToolResult } from '../toolkit/toolResult';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ApprovalDiff } from '../../core/agent/approvalGate';
+import type { ApprovalDiff } from '../../core/toolkit/approvalPreview';
 
 const SCHEME = 'skillwright-diff';
 const MAX_KEPT = 50;

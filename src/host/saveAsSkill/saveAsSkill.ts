@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/base/disposableStore';
 import type { Logger } from '../../core/base/logger';
 import type { SessionData } from '../../core/sessions/sessionLog';
-import type { SelectionInput } from '../../core/skills/draft/skillDraftFacts';
+import type { SelectionInput } from '../../core/skills/draft/draftFacts';
 import { transcriptFacts } from '../../core/skills/draft/skillDraftFacts';
 import type { ChatSessions } from '../chat/chatSessions';
 import type { ModelSetup } from '../models/modelSetup';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SelectionInput } from '../../core/skills/draft/skillDraftFacts';
+import type { SelectionInput } from '../../core/skills/draft/draftFacts';
 import type { DraftScope } from '../../core/skills/draft/skillDraftSave';
 
 /**

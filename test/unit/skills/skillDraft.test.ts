@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { draftName, draftSkill, requestGist } from '../../../src/core/skills/draft/skillDraft';
 import { checkDraft } from '../../../src/core/skills/draft/skillDraftCheck';
-import type { TranscriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
+import type { TranscriptFacts } from '../../../src/core/skills/draft/draftFacts';
 import { transcriptFacts } from '../../../src/core/skills/draft/skillDraftFacts';
 import { isValidSkillName } from '../../../src/core/skills/lint/identityRules';
 import { parseSkillText } from '../../../src/core/skills/model/skillParser';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { applyTextEdits } from '../../../src/core/skills/lint/applyTextEdits';
 import { hasWhenToUseSignal } from '../../../src/core/skills/lint/whenToUse';
 import { LINT_RULES, lintSkill } from '../../../src/core/skills/lint/skillLint';
-import type { LintContext } from '../../../src/core/skills/lint/skillLint';
+import type { LintContext } from '../../../src/core/skills/lint/ruleInput';
 import { parseSkillText } from '../../../src/core/skills/model/skillParser';
 import type { LintFinding } from '../../../src/core/skills/model/skillTypes';
 import { repoRoot } from '../../repoRoot';

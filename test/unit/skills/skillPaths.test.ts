@@ -3,10 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import { closestNames, editDistance } from '../../../src/core/text/closestNames';
 import {
   checkCategory,
-  closestNames,
-  editDistance,
   isInside,
   parseRelativePath,
   resolveInSkill,

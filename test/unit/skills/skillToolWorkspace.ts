@@ -7,7 +7,7 @@ import type { SkillRoot } from '../../../src/core/base/skillRoots';
 import { skillRootCandidates } from '../../../src/core/base/skillRoots';
 import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
 import type { ToolResult } from '../../../src/core/toolkit/toolResult';
-import type { SkillToolContext } from '../../../src/core/skills/tools/skillTools';
+import type { SkillToolContext } from '../../../src/core/skills/tools/skillToolContext';
 import { runSkillTool } from '../../../src/core/skills/tools/skillTools';
 
 /** A temp project and home folder with every skill root of a one-folder workspace, and an index over them. */

@@ -5,7 +5,7 @@ import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { SkillRoot } from '../../../src/core/base/skillRoots';
 import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
 import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
-import type { SkillToolContext } from '../../../src/core/skills/tools/skillTools';
+import type { SkillToolContext } from '../../../src/core/skills/tools/skillToolContext';
 import { MAX_VIEW_CHARS, SKILL_TOOLS, runSkillTool } from '../../../src/core/skills/tools/skillTools';
 import { toolSpecOf } from '../../../src/core/toolkit/toolDefinition';
 import { repoRoot } from '../../repoRoot';

@@ -1,5 +1,5 @@
 import { clip, markdownListItems, oneLine } from './draftText';
-import type { CommandFact, FileFact, SelectionInput, TranscriptFacts } from './skillDraftFacts';
+import type { CommandFact, FileFact, SelectionInput, TranscriptFacts } from './draftFacts';
 
 /**
  * Facts of a text selected in an editor ("Save Selection as a Skill"): there is no conversation,
@@ -51,7 +51,8 @@ export function selectionFacts(selection: SelectionInput): TranscriptFacts {
   const commands: CommandFact[] = commandsOf(selection)
     .slice(0, MAX_ITEMS)
     .map((command) => ({ command, ok: undefined, runs: 1, failedFirst: false }));
-  const mentioned = [...new Set([...selection.text.matchAll(PATH)].map((match) => match[1] as string))];
+  // The group always takes part in a match; flatMap only narrows the type.
+  const mentioned = [...new Set([...selection.text.matchAll(PATH)].flatMap((match) => match[1] ?? []))];
   const paths = [...(selection.file ? [selection.file] : []), ...mentioned.filter((p) => p !== selection.file)];
   const files: FileFact[] = paths.slice(0, MAX_ITEMS).map((path) => ({ path, changed: false }));
   const topic = topicOf(selection);

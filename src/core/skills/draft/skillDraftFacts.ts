@@ -9,82 +9,7 @@ import { selectionFacts } from './selectionFacts';
  * size gives a draft prompt of a known size; secrets are redacted on the way in.
  */
 
-export type ToolKind = 'read' | 'search' | 'change' | 'command' | 'skill' | 'other';
-
-export interface ToolCallFact {
-  readonly tool: string;
-  readonly kind: ToolKind;
-  /** The telling argument: the path, command, query or skill name; '' when the arguments were unreadable. */
-  readonly detail: string;
-  /** false: the tool reported a failure (for run_command: a non-zero exit or a timeout); undefined: no readable result. */
-  readonly ok: boolean | undefined;
-  readonly error?: string;
-}
-
-export interface FileFact {
-  /** As the tool was given it: relative to the workspace folder. */
-  readonly path: string;
-  /** Edited or written (successfully), not only read. */
-  readonly changed: boolean;
-}
-
-export interface CommandFact {
-  readonly command: string;
-  /** The outcome of the last run of this command. */
-  readonly ok: boolean | undefined;
-  readonly runs: number;
-  /** True when a run failed before a later run succeeded. */
-  readonly failedFirst: boolean;
-}
-
-export interface ErrorFact {
-  /** The call that failed: the command of a run_command, else the tool and its telling argument (`edit_file src/a.ts`). */
-  readonly during: string;
-  readonly message: string;
-  /** What the assistant said right after the failure (first sentence). */
-  readonly explanation?: string;
-  /** How the same action came to succeed later; absent when it never did. */
-  readonly resolution?: Resolution;
-}
-
-export interface Resolution {
-  /** Files changed between the failure and the success. */
-  readonly changed: readonly string[];
-  /** Without changes: the other actions in between (`read_file src/a.ts`). */
-  readonly actions: readonly string[];
-  /** The action that then succeeded, shown like `during`. */
-  readonly succeeded: string;
-}
-
-export interface SelectionInput {
-  readonly text: string;
-  /** Workspace-relative path of the file the text was selected in. */
-  readonly file?: string;
-  /** VS Code language id, e.g. `shellscript` or `markdown`. */
-  readonly languageId?: string;
-}
-
-export interface TranscriptFacts {
-  readonly origin: 'session' | 'messages' | 'selection';
-  readonly title?: string;
-  /** The user's messages, without the skill suggestions added to them, in order. */
-  readonly requests: readonly string[];
-  readonly toolCalls: readonly ToolCallFact[];
-  readonly files: readonly FileFact[];
-  readonly commands: readonly CommandFact[];
-  readonly errors: readonly ErrorFact[];
-  /** Skills loaded with skill_view. */
-  readonly skillsUsed: readonly string[];
-  /** The last reply's text (without a "Save as skill:" line), or a note that the turn was cut short. */
-  readonly outcome?: string;
-  /** Markdown list items of the last reply: a model's own summary of the steps. */
-  readonly outcomeSteps: readonly string[];
-  /** The name the agent proposed in a "Save as skill: <name>" line. */
-  readonly suggestedName?: string;
-  readonly selection?: SelectionInput;
-  /** How many of each were left out by the caps. */
-  readonly omitted: { readonly requests: number; readonly toolCalls: number; readonly files: number; readonly commands: number; readonly errors: number };
-}
+import type { CommandFact, ErrorFact, FileFact, Resolution, SelectionInput, ToolCallFact, ToolKind, TranscriptFacts } from './draftFacts';
 
 export const FACT_LIMITS = {
   requests: 8,
@@ -233,8 +158,7 @@ const sameAction = (a: ToolCallFact, b: ToolCallFact): boolean => {
 
 /** The words of the assistant's next message after turn `index`, if it said something before acting again. */
 function nextReply(turns: readonly Turn[], index: number): string {
-  for (let t = index + 1; t < turns.length; t++) {
-    const turn = turns[t] as Turn;
+  for (const turn of turns.slice(index + 1)) {
     if (turn.role === 'user') break;
     if (turn.role === 'assistant') return turn.content.trim() !== '' ? firstSentence(redactSecrets(turn.content)) : '';
   }
@@ -256,12 +180,13 @@ function errorFacts(calls: readonly CallRecord[], turns: readonly Turn[]): { err
     if (errors.length >= FACT_LIMITS.errors) return;
     const explanation = nextReply(turns, turn);
     const j = calls.findIndex((later, k) => k > i && later.fact.ok === true && sameAction(fact, later.fact));
+    const success = j > 0 ? calls[j] : undefined;
     let resolution: Resolution | undefined;
-    if (j > 0) {
+    if (success) {
       const between = calls.slice(i + 1, j).map((c) => c.fact).filter((c) => c.ok !== false && c.kind !== 'search');
       const changed = [...new Set(between.filter((c) => c.kind === 'change' && c.detail).map((c) => c.detail))].slice(0, 4);
       const actions = changed.length > 0 ? [] : [...new Set(between.map(shown))].slice(0, 3);
-      resolution = { changed, actions, succeeded: shown((calls[j] as CallRecord).fact) };
+      resolution = { changed, actions, succeeded: shown(success.fact) };
     }
     errors.push({ during: shown(fact), message: fact.error ?? 'failed', ...(explanation ? { explanation } : {}), ...(resolution ? { resolution } : {}) });
   });
@@ -297,13 +222,15 @@ function commandFacts(calls: readonly ToolCallFact[]): CommandFact[] {
 function outcomeFacts(turns: readonly Turn[]): { outcome?: string; steps: string[]; suggestedName?: string } {
   const last = [...turns].reverse().find((turn) => turn.role === 'assistant' && turn.content.trim() !== '');
   if (!last) return { steps: [] };
-  const names = [...last.content.matchAll(SAVE_AS_SKILL)].map((match) => (match[1] as string).toLowerCase());
+  // The group always takes part in a match; flatMap only narrows the type.
+  const names = [...last.content.matchAll(SAVE_AS_SKILL)].flatMap((match) => match[1]?.toLowerCase() ?? []);
+  const suggestedName = names.at(-1);
   const text = redactSecrets(last.content.replace(SAVE_AS_SKILL, '').trim());
   const cut = turns[turns.length - 1]?.cutShort ? ' (the last reply was cut short)' : '';
   return {
     ...(text ? { outcome: clip(text, FACT_LIMITS.outcomeChars) + cut } : {}),
     steps: markdownListItems(text, 240).slice(0, FACT_LIMITS.outcomeSteps),
-    ...(names.length > 0 ? { suggestedName: names[names.length - 1] as string } : {}),
+    ...(suggestedName !== undefined ? { suggestedName } : {}),
   };
 }
 
@@ -330,7 +257,7 @@ export function transcriptFacts(source: SessionData | readonly ChatMessage[] | u
   const commands = commandFacts(allFacts);
   const { errors, total: errorCount } = errorFacts(calls, turns);
   const kept = keepEnds(allFacts, FACT_LIMITS.toolCallsHead, FACT_LIMITS.toolCallsTail);
-  const skillsUsed = [...new Set(allFacts.filter((c) => c.tool === 'skill_view' && c.ok !== false && c.detail).map((c) => c.detail.split(' ')[0] as string))];
+  const skillsUsed = [...new Set(allFacts.filter((c) => c.tool === 'skill_view' && c.ok !== false && c.detail).map((c) => c.detail.split(' ')[0] ?? c.detail))];
   const { outcome, steps, suggestedName } = outcomeFacts(turns);
   const session = source && !Array.isArray(source) ? (source as SessionData) : undefined;
   return {

@@ -5,7 +5,7 @@ import type { SkillDraftText } from './skillDraft';
 import { draftName, draftSkill } from './skillDraft';
 import type { DraftCheck, DraftCheckOptions } from './skillDraftCheck';
 import { checkDraft } from './skillDraftCheck';
-import type { TranscriptFacts } from './skillDraftFacts';
+import type { TranscriptFacts } from './draftFacts';
 import { draftPromptMessages, extractSkillMd } from './skillDraftPrompt';
 import { isValidSkillName, slugifySkillName } from '../lint/identityRules';
 
@@ -89,7 +89,7 @@ function repairName(text: string, facts: TranscriptFacts): { text: string; note?
   const close = lines.indexOf('---', 1);
   if (lines[0] !== '---' || close < 0) return { text };
   const at = lines.slice(1, close).findIndex((line) => /^name\s*:/.test(line)) + 1;
-  const raw = at > 0 ? (lines[at] as string).replace(/^name\s*:\s*/, '').replace(/^(["'])(.*)\1\s*$/, '$2').trim() : '';
+  const raw = (at > 0 ? lines[at] : undefined)?.replace(/^name\s*:\s*/, '').replace(/^(["'])(.*)\1\s*$/, '$2').trim() ?? '';
   if (at > 0 && isValidSkillName(raw)) return { text };
   const slug = slugifySkillName(raw);
   const name = slug.length >= 3 ? slug : draftName(facts);

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../llm/chatTypes';
 import { clip, fencedBlock, oneLine } from './draftText';
-import type { ErrorFact, TranscriptFacts } from './skillDraftFacts';
+import type { ErrorFact, TranscriptFacts } from './draftFacts';
 
 /**
  * What the model is asked when it drafts a skill, and how its SKILL.md is taken back out of the
@@ -95,6 +95,13 @@ export function draftPromptMessages(facts: TranscriptFacts): ChatMessage[] {
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*$/;
 
+/** The marker (three or more backticks or tildes) and info string of a fence line; undefined for any other line. */
+function fenceOf(line: string | undefined): { marker: string; info: string } | undefined {
+  const match = line === undefined ? null : FENCE_LINE.exec(line);
+  // Both groups always take part in a match; '' only satisfies the type checker.
+  return match ? { marker: match[1] ?? '', info: match[2] ?? '' } : undefined;
+}
+
 /** Whether the text from line `i` on starts with frontmatter: a `---` line, then a `name:` line soon after. */
 function frontmatterAt(lines: readonly string[], i: number): boolean {
   if ((lines[i] ?? '').trim() !== '---') return false;
@@ -106,16 +113,16 @@ function closingLines(lines: readonly string[], open: number, fence: string): nu
   const found: number[] = [];
   let depth = 0;
   for (let i = open + 1; i < lines.length; i++) {
-    const match = FENCE_LINE.exec(lines[i] as string);
-    if (!match || (match[1] as string)[0] !== fence[0] || (match[1] as string).length < fence.length) continue;
-    if (match[2]) depth++;
+    const inner = fenceOf(lines[i]);
+    if (!inner || inner.marker[0] !== fence[0] || inner.marker.length < fence.length) continue;
+    if (inner.info) depth++;
     else if (depth > 0) depth--;
     else if (found.length === 0) found.push(i);
   }
   // The last bare fence too: a nested block opened without an info string would end the first guess early.
   for (let i = lines.length - 1; i > open; i--) {
-    const match = FENCE_LINE.exec(lines[i] as string);
-    if (match && !match[2] && (match[1] as string)[0] === fence[0] && (match[1] as string).length >= fence.length) {
+    const inner = fenceOf(lines[i]);
+    if (inner && !inner.info && inner.marker[0] === fence[0] && inner.marker.length >= fence.length) {
       if (!found.includes(i)) found.push(i);
       break;
     }
@@ -135,13 +142,13 @@ export function extractSkillMd(reply: string): string[] {
     const trimmed = `${text.replace(/^\n+/, '').trimEnd()}\n`;
     if (!candidates.includes(trimmed)) candidates.push(trimmed);
   };
-  for (let i = 0; i < lines.length; i++) {
-    const match = FENCE_LINE.exec(lines[i] as string);
-    if (!match) continue;
+  for (const [i, line] of lines.entries()) {
+    const opening = fenceOf(line);
+    if (!opening) continue;
     let first = i + 1;
-    while (first < lines.length && (lines[first] as string).trim() === '') first++;
+    while (lines[first]?.trim() === '') first++;
     if (!frontmatterAt(lines, first)) continue;
-    const ends = closingLines(lines, i, match[1] as string);
+    const ends = closingLines(lines, i, opening.marker);
     for (const end of ends) add(lines.slice(first, end).join('\n'));
     if (ends.length === 0) add(lines.slice(first).join('\n'));
     break;
@@ -150,7 +157,7 @@ export function extractSkillMd(reply: string): string[] {
   if (bare >= 0) {
     const rest = lines.slice(bare);
     // A fence left open at the end (the reply was cut, or the fence was never closed) is not part of the file.
-    while (rest.length > 0 && /^\s*(```+|~~~+)\s*$/.test(rest[rest.length - 1] as string)) rest.pop();
+    for (let last = rest.at(-1); last !== undefined && /^\s*(```+|~~~+)\s*$/.test(last); last = rest.at(-1)) rest.pop();
     add(rest.join('\n'));
   }
   return candidates;

@@ -4,7 +4,7 @@ import { checkDraft } from './skillDraftCheck';
 import { parseSkillText } from '../model/skillParser';
 import { checkCategory, isInside, qualifiedName, resolveInSkill, skillNameProblem } from '../model/skillPaths';
 import type { ToolResult } from '../../toolkit/toolResult';
-import type { SkillToolContext } from '../tools/skillTools';
+import type { SkillToolContext } from '../tools/skillToolContext';
 import { runSkillTool } from '../tools/skillTools';
 import { SKILL_FILE } from '../model/skillTypes';
 

@@ -1,5 +1,4 @@
 import type { ParsedSkill } from '../model/skillParser';
-import type { LintContext } from './skillLint';
 import type { LintFinding } from '../model/skillTypes';
 
 /** What every rule group reads. */
@@ -21,4 +20,15 @@ export interface ExistenceCheck {
 export interface RuleOutput {
   readonly findings: LintFinding[];
   readonly checks: ExistenceCheck[];
+}
+
+export interface LintContext {
+  /** Basename of the skill folder. */
+  readonly folderName: string;
+  /** True when a path relative to the skill folder exists (file or folder); used for links and entry. */
+  readonly exists: (relativePath: string) => boolean | Promise<boolean>;
+  /** Other skills by name, for workflow checks and duplicates; optional. */
+  readonly skills?: ReadonlyMap<string, readonly { readonly version?: string; readonly scope: string; readonly file: string }[]>;
+  /** This skill, for duplicate-name reporting. */
+  readonly self?: { readonly scope: string; readonly file: string };
 }

@@ -9,20 +9,10 @@ import type { ExistenceCheck, RuleInput } from './ruleInput';
 import { range, valueRange, yamlQuote, yamlScalar } from '../model/textRanges';
 import { checkThreats } from './threatRules';
 import { checkWorkflow } from './workflowRules';
+import type { LintContext } from './ruleInput';
 
 export { LINT_RULES } from '../model/lintRules';
 export type { LintRule } from '../model/lintRules';
-
-export interface LintContext {
-  /** Basename of the skill folder. */
-  readonly folderName: string;
-  /** True when a path relative to the skill folder exists (file or folder); used for links and entry. */
-  readonly exists: (relativePath: string) => boolean | Promise<boolean>;
-  /** Other skills by name, for workflow checks and duplicates; optional. */
-  readonly skills?: ReadonlyMap<string, readonly { readonly version?: string; readonly scope: string; readonly file: string }[]>;
-  /** This skill, for duplicate-name reporting. */
-  readonly self?: { readonly scope: string; readonly file: string };
-}
 
 const SCOPE_RANK: Readonly<Record<string, number>> = { project: 0, user: 1, other: 2 };
 

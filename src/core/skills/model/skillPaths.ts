@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { closestNames } from '../../text/closestNames';
 import type { FileSystemPort } from '../../base/fileSystemPort';
 import type { SkillRecord } from './skillTypes';
 import { SKILL_FILE, SUPPORT_FOLDERS } from './skillTypes';
@@ -180,38 +181,6 @@ export async function resolveInSkill(fs: FileSystemPort, skillDir: string, fileP
   return { ok: true, value: { absolute, relative, segments, exists: false } };
 }
 
-/** Levenshtein distance, for "did you mean" suggestions on short strings such as skill names. */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
-
-/** Up to `limit` candidates closest to `wanted`: substring matches first, then by edit distance. */
-export function closestNames(wanted: string, candidates: readonly string[], limit = 5): string[] {
-  const target = wanted.toLowerCase();
-  const maxDistance = Math.max(2, Math.floor(target.length / 3));
-  return [...new Set(candidates)]
-    .map((name) => {
-      const lower = name.toLowerCase();
-      const contains = target.length >= 3 && (lower.includes(target) || target.includes(lower));
-      return { name, contains, distance: editDistance(target, lower) };
-    })
-    .filter((c) => c.contains || c.distance <= maxDistance)
-    .sort((a, b) => Number(b.contains) - Number(a.contains) || a.distance - b.distance || a.name.localeCompare(b.name))
-    .slice(0, limit)
-    .map((c) => c.name);
-}
-
-/** How a record is named to the model when a bare name is not enough. */
 export function qualifiedName(record: SkillRecord): string {
   return record.category ? `${record.category}/${record.name}` : record.name;
 }
@@ -243,7 +212,8 @@ export function findSkill(
   ];
   for (const pass of passes) {
     const found = active.filter((record) => inCategory(record) && pass(record));
-    if (found.length === 1) return { ok: true, value: found[0] as SkillRecord };
+    const [only] = found;
+    if (found.length === 1 && only) return { ok: true, value: only };
     if (found.length > 1) {
       const listed = found.map((record) => `"${qualifiedName(record)}" (${record.root.label})`).join(', ');
       const error = `${quote(text)} matches ${found.length} skills: ${listed}; give the one you mean as "category/name"`;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { FileSystemPort } from '../../base/fileSystemPort';
 import type { CatalogResult } from '../catalog/skillCatalog';
-import type { LintContext } from '../lint/skillLint';
+import type { LintContext } from '../lint/ruleInput';
 import { lintSkill } from '../lint/skillLint';
 import type { ParsedSkill } from '../model/skillParser';
 import { isPlainObject, parseSkillBytes, parseSkillText } from '../model/skillParser';

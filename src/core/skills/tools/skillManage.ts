@@ -17,7 +17,7 @@ import {
 import type { ResolvedSkillPath } from '../model/skillPaths';
 import { SkillSearch } from '../search/skillSearch';
 import type { ToolResult } from '../../toolkit/toolResult';
-import type { SkillToolContext } from './skillTools';
+import type { SkillToolContext } from './skillToolContext';
 import type { LintFinding, SkillRecord } from '../model/skillTypes';
 import { SKILL_FILE } from '../model/skillTypes';
 

@@ -2,29 +2,14 @@ import { z } from 'zod';
 import { defineTool, findTool, runToolDefinition } from '../../toolkit/toolDefinition';
 import type { ToolResult } from '../../toolkit/toolResult';
 import { fail } from '../../toolkit/toolResult';
-import type { FileSystemPort } from '../../base/fileSystemPort';
-import type { Logger } from '../../base/logger';
-import type { SkillRoot } from '../../base/skillRoots';
 import { describeError } from '../../base/logger';
-import type { SkillIndex } from '../index/skillIndex';
+import type { SkillToolContext } from './skillToolContext';
 import { lookupSkill, runSkillManage } from './skillManage';
 import { decodeSkillBytes } from '../model/skillParser';
 import { listSkillFiles, qualifiedName, resolveInSkill } from '../model/skillPaths';
 import { SkillSearch } from '../search/skillSearch';
 import type { SkillRecord } from '../model/skillTypes';
 import { SKILL_FILE, SUPPORT_FOLDERS } from '../model/skillTypes';
-
-export interface SkillToolContext {
-  readonly fs: FileSystemPort;
-  readonly index: SkillIndex;
-  /** Kept in sync by its owner; without it, queries rank over a search built for the call. */
-  readonly search?: SkillSearch;
-  readonly logger?: Logger;
-  /** The configured skill roots, for where `create` writes; defaults to the index's roots. */
-  readonly roots?: readonly SkillRoot[];
-  /** Told about every successful view and write, for the per-skill usage statistics. */
-  readonly usage?: { record(name: string, kind: 'view' | 'edit'): void };
-}
 
 export const MAX_LISTED_SKILLS = 200;
 export const MAX_LIST_CHARS = 20_000;
