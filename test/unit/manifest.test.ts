@@ -80,7 +80,7 @@ describe('package.json manifest', () => {
     const used = new Set<string>();
     for (const file of sourceFiles(path.join(root, 'src'))) {
       for (const match of fs.readFileSync(file, 'utf8').matchAll(/['"`](skillwright\.[A-Za-z.]+)['"`]/g)) {
-        used.add(match[1] as string);
+        used.add(match[1] ?? assert.fail('the id group always takes part in a match'));
       }
     }
     const unknown = [...used].filter((id) => !declared.has(id));
@@ -93,7 +93,7 @@ describe('package.json manifest', () => {
     for (const file of sourceFiles(path.join(root, 'src', 'host'))) {
       const text = fs.readFileSync(file, 'utf8');
       if (!text.includes('registerWebviewPanelSerializer(')) continue;
-      for (const match of text.matchAll(/const \w+_VIEW_TYPE = '([^']+)'/g)) viewTypes.add(match[1] as string);
+      for (const match of text.matchAll(/const \w+_VIEW_TYPE = '([^']+)'/g)) viewTypes.add(match[1] ?? assert.fail('the view type group always takes part in a match'));
     }
     assert.ok(viewTypes.size > 0, 'the SKILL.md preview registers a panel serializer');
     const declared = manifest.activationEvents.filter((event) => event.startsWith('onWebviewPanel:')).map((event) => event.slice('onWebviewPanel:'.length));

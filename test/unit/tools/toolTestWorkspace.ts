@@ -33,7 +33,7 @@ export function makeTestWorkspace(options: { folders?: readonly string[]; tools?
   for (const folder of folders) fs.mkdirSync(folder.fsPath);
   const outside = path.join(tmp, 'outside');
   fs.mkdirSync(outside);
-  const root = (folders[0] as { fsPath: string }).fsPath;
+  const root = (folders[0] ?? assert.fail('a test workspace needs at least one folder')).fsPath;
   const at = (relative: string): string => (path.isAbsolute(relative) ? relative : path.join(root, ...relative.split('/')));
   const ws: TestWorkspace = {
     tmp,
