@@ -19,7 +19,8 @@ export interface PreviewState {
  */
 export function stateOnLoad(saved: unknown, pageFile: string | undefined): PreviewState {
   const record = typeof saved === 'object' && saved !== null ? (saved as { file?: unknown; preview?: unknown }) : {};
-  const file = typeof record.file === 'string' && record.file ? record.file : pageFile || undefined;
+  const savedFile = typeof record.file === 'string' && record.file !== '' ? record.file : undefined;
+  const file = savedFile ?? (pageFile === '' ? undefined : pageFile);
   const checked = record.preview !== undefined ? parseHostPreviewMessage({ type: 'preview/update', preview: record.preview }) : undefined;
   const preview = checked?.ok && checked.value.type === 'preview/update' && checked.value.preview.file === file ? checked.value.preview : undefined;
   return { ...(file ? { file } : {}), ...(preview ? { preview } : {}) };

@@ -15,10 +15,10 @@ function scriptedUi(choice: string | undefined) {
   let answered: () => void = () => undefined;
   const answeredOnce = new Promise<void>((resolve) => (answered = resolve));
   const ui: CommandFailureUi = {
-    showError: async (message, ...actions) => {
+    showError: (message, ...actions) => {
       shown.push({ message, actions });
       answered();
-      return choice;
+      return Promise.resolve(choice);
     },
     showLogs: () => {
       logsOpened += 1;
@@ -62,7 +62,7 @@ describe('guardCommand (the wrapper of every Skillwright command)', () => {
   it('passes arguments and results through, and shows nothing when the command succeeds', async () => {
     const lines: string[] = [];
     const { ui, shown } = scriptedUi(undefined);
-    const command = guardCommand('skillwright.openSkill', async (...args: unknown[]) => `opened ${String(args[0])}`, recordingLogger(lines), ui);
+    const command = guardCommand('skillwright.openSkill', (...args: unknown[]) => Promise.resolve(`opened ${String(args[0])}`), recordingLogger(lines), ui);
     assert.equal(await command('count-files'), 'opened count-files');
     assert.deepEqual(shown, []);
     assert.deepEqual(lines, []);
