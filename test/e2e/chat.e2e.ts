@@ -6,15 +6,17 @@ import { ScriptedModelServer } from '../fakes/scriptedModelServer';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
+import { calm, imagesSettled, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
-/** Answers the workbench's quick input (input box or pick list) the way a person types. */
-async function answerQuickInput(page: Page, text: string): Promise<void> {
+/** Answers the step of the workbench's quick input (input box or pick list) whose title matches, the way a person types. */
+async function answerQuickInput(page: Page, step: RegExp, text: string): Promise<void> {
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  // Typing only once this step shows: the last step's box may still be on screen for a moment.
+  await until(`the quick input "${step.source}"`, async () => step.test(await title.innerText().catch(() => '')));
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 30_000 });
   await input.fill(text);
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
 }
 
 describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripted model)', () => {
@@ -46,9 +48,9 @@ describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripte
     const setup = panel.getByRole('region', { name: 'Set up a model' });
     await setup.waitFor({ timeout: 30_000 });
     await setup.getByRole('button', { name: 'Set up Custom OpenAI-compatible endpoint' }).click();
-    await answerQuickInput(bench.page, server.baseUrl);
-    await answerQuickInput(bench.page, '');
-    await answerQuickInput(bench.page, 'scripted-e2e');
+    await answerQuickInput(bench.page, /Configure Model \(2\/3\): base URL/, server.baseUrl);
+    await answerQuickInput(bench.page, /Configure Model: API key/, '');
+    await answerQuickInput(bench.page, /Configure Model \(3\/3\): model/, 'scripted-e2e');
     await bench.page.getByText(/scripted-e2e answered in \d+ ms/).first().waitFor({ timeout: 30_000 });
     await setup.waitFor({ state: 'detached', timeout: 30_000 });
     assert.match(await panel.getByTestId('chat-model').innerText(), /scripted-e2e/);
@@ -76,7 +78,7 @@ describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripte
     assert.match(await tool.innerText(), /✓/);
     assert.match(await panel.getByTestId('token-line').last().innerText(), /prompt \([\d,]+ cached, [\d,]+ new\)/);
     assert.equal(await input.inputValue(), '', 'the box clears once the message is in the transcript');
-    await bench.page.mouse.move(700, 450);
+    await calm(bench.page);
     await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-dark.png') });
   });
 
@@ -148,9 +150,10 @@ describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripte
     // markdown-it refuses javascript: targets, so the link stays text; nothing can be clicked into running.
     assert.equal(await reply.locator('a[data-href^="javascript" i], a[href^="javascript" i]').count(), 0);
     assert.match(await reply.innerText(), /\[click me\]\(javascript:/);
-    await bench.page.waitForTimeout(500);
-    assert.deepEqual(dialogs, []);
     assert.equal(await reply.locator('script, iframe, svg, style, [onerror], [style]').count(), 0);
+    // Once every image has loaded or failed, any handler that could run has run.
+    await imagesSettled(panel, '.msg.assistant');
+    assert.deepEqual(dialogs, []);
     assert.equal(await reply.locator('img[src^="http"]').count(), 0, 'remote images are not loaded');
     assert.equal(await panel.evaluate(() => (globalThis as unknown as { top?: { __pwned?: number } }).top?.__pwned), undefined);
     assert.equal(await panel.locator('body').isVisible(), true);

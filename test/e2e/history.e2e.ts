@@ -7,14 +7,14 @@ import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
+import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 const DAY = 86_400_000;
 
 /**
  * Sessions as earlier chats left them, in the extension's global storage under code-server's
- * user-data-dir. Written before the panel first opens: the extension reads them when the History
- * tab asks for its list, exactly as it would find last week's sessions after a restart.
+ * user-data-dir. Written before the window opens: the extension finds them as it would find last
+ * week's sessions after a restart.
  */
 async function seedSessions(userDataDir: string): Promise<void> {
   const storageDir = path.join(userDataDir, 'User', 'globalStorage', 'skillwright.skillwright');
@@ -39,12 +39,6 @@ async function seedSessions(userDataDir: string): Promise<void> {
   await seed('20250101-090000-release4', 0.05, '/home/dev/projects/web', [['Prepare the 2.3.0 release notes', 'Drafted CHANGELOG.md from the merged pull requests since 2.2.0.']]);
 }
 
-/** No activity-bar tooltip or hover over the panel in the picture (no Escape: it would clear the search). */
-async function calm(bench: Workbench): Promise<void> {
-  await bench.page.mouse.move(700, 450);
-  await bench.page.waitForTimeout(800);
-}
-
 describe('History tab (code-server + Chromium, packaged .vsix)', () => {
   let workspace: string;
   let bench: Workbench;
@@ -55,8 +49,7 @@ describe('History tab (code-server + Chromium, packaged .vsix)', () => {
 
   before(async () => {
     workspace = makeSampleWorkspace('sample');
-    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
-    await seedSessions(bench.server.userDataDir);
+    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' }, seed: ({ userDataDir }) => seedSessions(userDataDir) });
   });
 
   after(async () => {
@@ -95,7 +88,7 @@ describe('History tab (code-server + Chromium, packaged .vsix)', () => {
     assert.equal(await panel.locator('button:focus').getAttribute('aria-label'), 'Resume: Why is the login test flaky');
     await bench.page.keyboard.press('End');
     assert.equal(await panel.locator('button:focus').getAttribute('aria-label'), 'Resume: Set up the nightly backup of the orders database');
-    await calm(bench);
+    await calm(bench.page); // no Escape: it would clear the search
     await bench.page.screenshot({ path: path.join(resultsDir(), 'history-list-dark.png') });
   });
 
@@ -113,7 +106,7 @@ describe('History tab (code-server + Chromium, packaged .vsix)', () => {
     const hit = first.getByRole('button', { name: /checksum mismatch on the glacier bucket/ });
     const marks = await hit.locator('mark').allInnerTexts();
     assert.deepEqual(marks.map((m) => m.toLowerCase()), ['checksum mismatch', 'glacier']);
-    await calm(bench);
+    await calm(bench.page); // no Escape: it would clear the search
     await bench.page.screenshot({ path: path.join(resultsDir(), 'history-dark.png') });
 
     // Keyboard: Enter on the focused hit opens it.
@@ -125,7 +118,7 @@ describe('History tab (code-server + Chromium, packaged .vsix)', () => {
     await focused.waitFor({ timeout: 20_000 });
     assert.match(await focused.innerText(), /checksum mismatch on the glacier bucket/);
     assert.match(await panel.locator('#panel-chat').innerText(), /Set up the nightly backup of the orders database/);
-    await calm(bench);
+    await calm(bench.page); // no Escape: it would clear the search
     await bench.page.screenshot({ path: path.join(resultsDir(), 'history-opened-dark.png') });
   });
 

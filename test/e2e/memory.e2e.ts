@@ -1,33 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
-
-/** A home folder of its own, so USER.md is written there and not in the home of whoever runs the suite. */
-function makeHome(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-home-'));
-}
+import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 async function meterValue(meter: Locator): Promise<number> {
   return Number(await meter.getAttribute('aria-valuenow'));
 }
 
-/** No activity-bar tooltip or hover over the panel in the picture. */
-async function calm(bench: Workbench): Promise<void> {
-  await bench.page.mouse.move(700, 450);
-  await bench.page.keyboard.press('Escape');
-  await bench.page.waitForTimeout(600);
-}
-
 describe('Memory tab (code-server + Chromium, packaged .vsix)', () => {
   describe('a trusted sample workspace, dark theme', () => {
     let workspace: string;
-    let home: string;
     let bench: Workbench;
     let panel: Frame;
     let memoryFile: string;
@@ -38,16 +24,15 @@ describe('Memory tab (code-server + Chromium, packaged .vsix)', () => {
 
     before(async () => {
       workspace = makeSampleWorkspace('sample');
-      home = makeHome();
       memoryFile = path.join(workspace, '.agents', 'memory', 'MEMORY.md');
-      bench = await openWorkbench({ workspace, env: { HOME: home }, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+      // USER.md goes to the server's own (emptied) home folder, not the home of whoever runs the suite.
+      bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
       panel = await openPanel(bench.page);
     });
 
     after(async () => {
       await bench?.close();
       if (workspace) removeWorkspace(workspace);
-      if (home) fs.rmSync(home, { recursive: true, force: true });
     });
 
     it('"Skillwright: Open Memory" shows the Memory tab with both files', async () => {
@@ -141,7 +126,7 @@ describe('Memory tab (code-server + Chromium, packaged .vsix)', () => {
       await user.getByRole('textbox', { name: 'New entry for USER.md' }).fill('Prefers short answers with code first.');
       await user.getByRole('button', { name: 'Add to USER.md' }).click();
       await user.getByRole('list', { name: 'USER.md entries' }).getByRole('listitem').filter({ hasText: 'Prefers short answers' }).waitFor();
-      assert.equal(fs.readFileSync(path.join(home, '.agents', 'memory', 'USER.md'), 'utf8'), 'Prefers short answers with code first.\n');
+      assert.equal(fs.readFileSync(path.join(bench.home, '.agents', 'memory', 'USER.md'), 'utf8'), 'Prefers short answers with code first.\n');
     });
 
     it('follows a change made to MEMORY.md outside the panel', async () => {
@@ -152,23 +137,20 @@ describe('Memory tab (code-server + Chromium, packaged .vsix)', () => {
       // Nothing in the tab is wider than the sidebar (long paths and entries wrap).
       const widths = await panel.locator('.memory-tab').evaluate((node) => [node.scrollWidth, node.clientWidth]);
       assert.ok((widths[0] ?? 0) <= (widths[1] ?? 0), `the tab is ${widths[0]} px wide in ${widths[1]} px`);
-      await calm(bench);
+      await calm(bench.page, { escape: true });
       await bench.page.screenshot({ path: path.join(resultsDir(), 'memory-dark.png') });
     });
   });
 
   describe('Restricted Mode, light theme', () => {
     let workspace: string;
-    let home: string;
     let bench: Workbench;
 
     before(async () => {
       workspace = makeSampleWorkspace('untrusted');
-      home = makeHome();
       bench = await openWorkbench({
         workspace,
         trust: true,
-        env: { HOME: home },
         colorScheme: 'light',
         userSettings: { 'workbench.colorTheme': 'Default Light Modern', 'security.workspace.trust.startupPrompt': 'never' },
       });
@@ -177,7 +159,6 @@ describe('Memory tab (code-server + Chromium, packaged .vsix)', () => {
     after(async () => {
       await bench?.close();
       if (workspace) removeWorkspace(workspace);
-      if (home) fs.rmSync(home, { recursive: true, force: true });
     });
 
     it('explains that project memory is unavailable and keeps the user profile usable', async () => {
@@ -190,7 +171,7 @@ describe('Memory tab (code-server + Chromium, packaged .vsix)', () => {
       assert.equal(await project.getByRole('textbox').count(), 0, 'nothing to type into');
       const user = panel.getByRole('region', { name: 'User profile — USER.md' });
       await user.getByRole('textbox', { name: 'New entry for USER.md' }).waitFor();
-      await calm(bench);
+      await calm(bench.page, { escape: true });
       await bench.page.screenshot({ path: path.join(resultsDir(), 'memory-restricted-light.png') });
     });
   });

@@ -4,7 +4,7 @@ import type { Frame } from 'playwright-core';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
+import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 describe('Skillwright panel in the workbench (code-server + Chromium, packaged .vsix)', () => {
   describe('a trusted sample workspace', () => {
@@ -41,9 +41,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       assert.match(summary, /Catalog: \d+ of 3000 tokens, 3 skills listed/);
       assert.match(await panel.getByTestId('version').innerText(), /^v\d+\.\d+\.\d+ · VS Code 1\.100/);
       // No activity-bar tooltip over the panel in the picture.
-      await bench.page.mouse.move(700, 450);
-      await bench.page.keyboard.press('Escape');
-      await bench.page.waitForTimeout(600);
+      await calm(bench.page, { escape: true });
       await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-dark.png') });
     });
 
@@ -103,9 +101,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       const projectRoot = panel.getByRole('list', { name: 'Skill folders' }).getByRole('listitem').filter({ hasText: '.agents/skills' }).first();
       assert.match(await projectRoot.innerText(), /\(project, 0 skills\)/);
       // No activity-bar tooltip over the panel in the picture.
-      await bench.page.mouse.move(700, 450);
-      await bench.page.keyboard.press('Escape');
-      await bench.page.waitForTimeout(600);
+      await calm(bench.page, { escape: true });
       await bench.page.screenshot({ path: path.join(resultsDir(), 'panel-restricted-light.png') });
     });
 
@@ -113,8 +109,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       await openTab(panel, 'Chat');
       await panel.getByRole('region', { name: 'Set up a model' }).waitFor();
       assert.match(await panel.locator('.chat-header').innerText(), /Restricted Mode: the agent can read but not change or run anything/);
-      await bench.page.mouse.move(700, 450);
-      await bench.page.waitForTimeout(400);
+      await calm(bench.page);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-restricted-light.png') });
     });
   });
@@ -151,8 +146,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       await bench.page.keyboard.press('ArrowRight');
       assert.equal(await panel.getByRole('tab', { name: 'Skills', exact: true }).getAttribute('aria-selected'), 'true', 'arrow keys move between tabs');
       await bench.page.keyboard.press('ArrowLeft');
-      await bench.page.mouse.move(700, 450);
-      await bench.page.waitForTimeout(400);
+      await calm(bench.page);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-setup-hc.png') });
     });
   });

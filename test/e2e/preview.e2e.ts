@@ -6,7 +6,7 @@ import { findFrame } from '../harness/browser';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openWorkbench, resultsDir } from './workbench';
+import { calm, imagesSettled, openWorkbench, resultsDir } from './workbench';
 
 /** A Level 1 workflow whose second step names a skill no folder has. */
 const WORKFLOW_SKILL = `---
@@ -158,8 +158,7 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
     await preview.getByRole('heading', { name: 'Count files in a folder' }).waitFor();
 
     // No hover tooltip or focus ring from the click in the picture.
-    await bench.page.mouse.move(700, 880);
-    await bench.page.waitForTimeout(500);
+    await calm(bench.page, { y: 880 });
     await bench.page.screenshot({ path: path.join(resultsDir(), 'preview-dark.png') });
   });
 
@@ -207,8 +206,7 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
     assert.match(await preview.locator('.workflow-unknown').innerText(), /publish \(publish-to-store\)/);
     await preview.getByRole('button', { name: /SW703/ }).first().waitFor();
     await preview.getByRole('region', { name: 'Workflow' }).scrollIntoViewIfNeeded();
-    await bench.page.mouse.move(700, 880);
-    await bench.page.waitForTimeout(400);
+    await calm(bench.page, { y: 880 });
     await bench.page.screenshot({ path: path.join(resultsDir(), 'preview-workflow.png') });
   });
 
@@ -231,7 +229,8 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
     await preview.getByRole('link', { name: 'escape link' }).click();
     await bench.page.locator('.notification-toast', { hasText: 'paths must stay inside the skill folder' }).first().waitFor({ timeout: 15_000 });
 
-    await bench.page.waitForTimeout(1000);
+    // Once every image has loaded or failed, any handler that could run has run and any request was made.
+    await imagesSettled(preview, '#preview');
     assert.equal(await preview.evaluate('window.__pwned'), undefined);
     assert.equal(await bench.page.evaluate('window.__pwned'), undefined);
     assert.deepEqual(externalRequests, []);
@@ -261,8 +260,7 @@ for (const theme of [
       const preview = await openWithPreview(bench.page, 'ship-release/SKILL.md', 'ship-release');
       await preview.locator('svg.workflow-diagram g.step.unknown').waitFor();
       await preview.getByRole('region', { name: 'Workflow' }).scrollIntoViewIfNeeded();
-      await bench.page.mouse.move(700, 880);
-      await bench.page.waitForTimeout(400);
+      await calm(bench.page, { y: 880 });
       await bench.page.screenshot({ path: path.join(resultsDir(), theme.shot) });
     });
   });

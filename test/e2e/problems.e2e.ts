@@ -55,12 +55,16 @@ describe('SKILL.md problems and quick fixes in the workbench', () => {
 
     // Go to the problem the way a keyboard user does (F8 puts the cursor on it), then ask for fixes.
     const fix = page.locator('.action-widget .action-label, .action-widget .monaco-list-row', { hasText: 'Change name to the folder name' }).first();
+    const peek = page.locator('.marker-widget').first();
     await until('the quick fix menu', async () => {
       await page.locator('.editor-instance .view-line', { hasText: 'name: neat-headings' }).first().click();
       await page.keyboard.press('Control+Home');
       await page.keyboard.press('F8');
-      await page.waitForTimeout(300);
+      // F8 shows the problem in a peek; once it shows, the cursor is on the problem.
+      const shown = await peek.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+      if (!shown) return false;
       await page.keyboard.press('Escape');
+      await peek.waitFor({ state: 'hidden', timeout: 5_000 });
       await page.keyboard.press('Control+.');
       return fix.waitFor({ timeout: 5_000 }).then(
         () => true,

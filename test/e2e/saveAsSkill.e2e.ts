@@ -8,7 +8,7 @@ import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
+import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 const HOUR = 3_600_000;
 
@@ -47,7 +47,10 @@ async function seedSessions(userDataDir: string): Promise<void> {
 
 async function runCommand(page: Page, title: string): Promise<void> {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^Skillwright: /, '') }).first();
-  // On a busy machine the palette may open before the extension's commands are known: try again.
+  // The palette lists an extension's commands once the remote extension host has reported it; its
+  // activity-bar icon shows the same moment.
+  await page.getByRole('tab', { name: /^Skillwright/ }).first().waitFor({ timeout: 60_000 });
+  // On a busy machine the palette may still open before the commands are known: try again.
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
@@ -80,8 +83,7 @@ describe('Save as Skill (code-server + Chromium, packaged .vsix)', () => {
 
   before(async () => {
     workspace = makeSampleWorkspace('sample');
-    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
-    await seedSessions(bench.server.userDataDir);
+    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' }, seed: ({ userDataDir }) => seedSessions(userDataDir) });
   });
 
   after(async () => {
@@ -108,8 +110,7 @@ describe('Save as Skill (code-server + Chromium, packaged .vsix)', () => {
     assert.match(editorText, /name: rotate-nginx-logs/);
     const file = path.join(workspace, '.agents', 'skills', 'ops', 'rotate-nginx-logs', 'SKILL.md');
     assert.ok(!fs.existsSync(file), 'nothing is written before the person confirms');
-    await page.mouse.move(600, 300);
-    await page.waitForTimeout(800);
+    await calm(page, { x: 600, y: 300 });
     await page.screenshot({ path: path.join(resultsDir(), 'save-as-skill-dark.png') });
 
     await question.getByRole('button', { name: 'Save Skill' }).click();
@@ -129,8 +130,7 @@ describe('Save as Skill (code-server + Chromium, packaged .vsix)', () => {
     const row = panel.getByRole('button', { name: 'rotate-nginx-logs', exact: true });
     await row.waitFor({ timeout: 20_000 });
     assert.match(await panel.locator('li.skill-row', { hasText: 'rotate-nginx-logs' }).innerText(), /Rotate the nginx access logs/);
-    await page.mouse.move(600, 300);
-    await page.waitForTimeout(500);
+    await calm(page, { x: 600, y: 300 });
     await page.screenshot({ path: path.join(resultsDir(), 'save-as-skill-browser-dark.png') });
   });
 
@@ -146,8 +146,7 @@ describe('Save as Skill (code-server + Chromium, packaged .vsix)', () => {
     await page.getByRole('tab', { name: /write-changelog-entry\/SKILL\.md ↔/ }).waitFor();
     await page.locator('.monaco-diff-editor').first().waitFor();
     assert.equal(fs.readFileSync(file, 'utf8'), before);
-    await page.mouse.move(600, 300);
-    await page.waitForTimeout(800);
+    await calm(page, { x: 600, y: 300 });
     await page.screenshot({ path: path.join(resultsDir(), 'save-as-skill-patch-dark.png') });
 
     await offer.getByRole('button', { name: 'Patch docs/write-changelog-entry' }).click();

@@ -7,7 +7,7 @@ import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
-import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
+import { imagesSettled, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 /**
  * Hostile text through every render path of the panel: a skill's description and body (Skills
@@ -57,17 +57,17 @@ describe('hostile text in every panel view stays inert (code-server + Chromium, 
   const dialogs: string[] = [];
 
   async function assertInert(where: string): Promise<void> {
-    await bench.page.waitForTimeout(400);
-    assert.deepEqual(dialogs, [], `${where}: no dialog opened`);
     assert.equal(await panel.locator('#app').locator(ACTIVE).count(), 0, `${where}: no active element in the panel`);
+    // Once every image has loaded or failed, any handler that could run has run.
+    await imagesSettled(panel, '#app');
+    assert.deepEqual(dialogs, [], `${where}: no dialog opened`);
     assert.equal(await panel.evaluate(() => (globalThis as unknown as { top?: { __pwned?: string } }).top?.__pwned), undefined, `${where}: no script ran`);
     assert.equal(await panel.locator('#app').isVisible(), true, `${where}: the panel is still visible`);
   }
 
   before(async () => {
     workspace = makeSampleWorkspace('hostile');
-    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
-    await seed(workspace, bench.server.userDataDir);
+    bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' }, seed: ({ userDataDir }) => seed(workspace, userDataDir) });
     bench.page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();

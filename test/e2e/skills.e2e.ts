@@ -1,22 +1,20 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/generateSkillTree';
 import type { SkillListItem, SkillsList } from '../../src/shared/protocol';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import { repoRoot } from '../repoRoot';
 import type { Workbench } from './workbench';
-import { openPanel, openTab, openWorkbench, resultsDir } from './workbench';
+import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
 /**
- * A home folder of its own (user skills are read from ~/.agents/skills and ~/.claude/skills) with
- * one user skill and another tool's copy of a sample skill, which the project copy shadows.
+ * Fills the server's home folder (user skills are read from ~/.agents/skills and ~/.claude/skills)
+ * with one user skill and another tool's copy of a sample skill, which the project copy shadows.
  */
-function makeHome(): string {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-home-'));
+function fillHome({ home }: { home: string }): void {
   const write = (dir: string, text: string) => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'SKILL.md'), text);
@@ -29,13 +27,6 @@ function makeHome(): string {
     path.join(home, '.claude', 'skills', 'write-changelog-entry'),
     '---\nname: write-changelog-entry\ndescription: Claude’s own changelog skill. Use when writing a changelog.\n---\n\n# Changelog\n',
   );
-  return home;
-}
-
-/** No activity-bar tooltip or hover over the panel in the picture. */
-async function calm(page: Page): Promise<void> {
-  await page.mouse.move(700, 450);
-  await page.waitForTimeout(500);
 }
 
 const WORDS = 'deploy build review audit cluster pipeline schema report release notes data table query cache index service api token budget'.split(' ');
@@ -97,7 +88,6 @@ async function postList(panel: Frame, list: SkillsList): Promise<void> {
 describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
   describe('a trusted sample workspace, dark theme', () => {
     let workspace: string;
-    let home: string;
     let bench: Workbench;
     let panel: Frame;
     const search = () => panel.getByRole('searchbox', { name: 'Search skills' });
@@ -107,8 +97,7 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
 
     before(async () => {
       workspace = makeSampleWorkspace('sample');
-      home = makeHome();
-      bench = await openWorkbench({ workspace, env: { HOME: home }, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+      bench = await openWorkbench({ workspace, seed: fillHome, userSettings: { 'workbench.colorTheme': 'Default Dark Modern' } });
       panel = await openPanel(bench.page);
       await openTab(panel, 'Skills');
     });
@@ -116,7 +105,6 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
     after(async () => {
       await bench?.close();
       if (workspace) removeWorkspace(workspace);
-      if (home) fs.rmSync(home, { recursive: true, force: true });
     });
 
     it('browses every skill from every folder, grouped by category, with scope, level, lint, markers and the catalog line', async () => {
@@ -177,9 +165,8 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
       await until('the disabled marker', async () => /disabled/.test(await rowOf('count-files').innerText()), 15_000);
       await calm(bench.page);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'skills-disabled-dark.png') });
-      // Lint and status refreshes that follow a settings change land before the keyboard part.
-      await bench.page.waitForTimeout(1_000);
-      assert.match(await panel.getByTestId('catalog-line').innerText(), /3 skills listed/);
+      // The list that follows the settings change has the catalog without count-files.
+      await until('the catalog without count-files', async () => /3 skills listed/.test(await panel.getByTestId('catalog-line').innerText()));
       const settings = JSON.parse(fs.readFileSync(path.join(workspace, '.vscode', 'settings.json'), 'utf8')) as Record<string, unknown>;
       assert.deepEqual(settings['skillwright.skills.disabled'], ['count-files']);
 
@@ -306,16 +293,14 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
 
   describe('Restricted Mode, high contrast', () => {
     let workspace: string;
-    let home: string;
     let bench: Workbench;
 
     before(async () => {
       workspace = makeSampleWorkspace('untrusted');
-      home = makeHome();
       bench = await openWorkbench({
         workspace,
         trust: true,
-        env: { HOME: home },
+        seed: fillHome,
         userSettings: { 'workbench.colorTheme': 'Default High Contrast', 'security.workspace.trust.startupPrompt': 'never' },
       });
     });
@@ -323,7 +308,6 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
     after(async () => {
       await bench?.close();
       if (workspace) removeWorkspace(workspace);
-      if (home) fs.rmSync(home, { recursive: true, force: true });
     });
 
     it('says project skills are hidden and lists only the user and other tools’ skills', async () => {
@@ -342,7 +326,6 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
   describe('the skills corpus (612 real skills)', () => {
     const corpus = path.join(repoRoot(), '..', 'shared', 'corpus');
     let workspace: string;
-    let home: string;
     let bench: Workbench;
 
     before(async function () {
@@ -350,10 +333,9 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
         throw new Error(`The skills corpus is missing: expected it at ${corpus} (../shared/corpus beside the repository).`);
       }
       workspace = makeSampleWorkspace('sample');
-      home = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-home-'));
+      // No seed: the server's home folder is empty, so only the sample and the corpus are listed.
       bench = await openWorkbench({
         workspace,
-        env: { HOME: home },
         userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'skillwright.skills.extraRoots': [corpus] },
       });
     });
@@ -361,7 +343,6 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
     after(async () => {
       await bench?.close();
       if (workspace) removeWorkspace(workspace);
-      if (home) fs.rmSync(home, { recursive: true, force: true });
     });
 
     it('lists, renders and searches the corpus', async () => {

@@ -2,9 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { BrowserSession } from '../harness/browser';
-import { findFrame, launchBrowser } from '../harness/browser';
-import type { CodeServer, CodeServerOptions } from '../harness/codeServer';
-import { startCodeServer } from '../harness/codeServer';
+import { findFrame, openWindow } from '../harness/browser';
+import type { CodeServer } from '../harness/codeServer';
+import { writeUserSettings } from '../harness/codeServer';
+import { sharedChromium, sharedCodeServer } from '../harness/pool';
+import { until } from '../harness/until';
 import { repoRoot } from '../repoRoot';
 
 /** The packaged extension built by `npm run package`; the e2e suite tests what users install. */
@@ -22,26 +24,59 @@ export function resultsDir(): string {
   return dir;
 }
 
+export interface WorkbenchOptions {
+  /** Folder to open; none opens an empty window. */
+  readonly workspace?: string;
+  /** Leave workspace trust on (Restricted Mode tests): a server of its own. */
+  readonly trust?: boolean;
+  readonly colorScheme?: 'dark' | 'light';
+  /** The user's settings for this window (on top of the harness's base settings). */
+  readonly userSettings?: Record<string, unknown>;
+  /**
+   * Fills the server's home folder (user skills, USER.md) or user data (the extension's global
+   * storage: sessions) before the window loads, as an earlier run would have left them.
+   */
+  readonly seed?: (dirs: { home: string; userDataDir: string }) => void | Promise<void>;
+}
+
 export interface Workbench {
   readonly server: CodeServer;
   readonly session: BrowserSession;
   readonly page: Page;
+  /** The home folder the extension host sees (emptied for each window). */
+  readonly home: string;
   close(): Promise<void>;
 }
 
-/** Starts code-server with the packaged extension and loads the workbench in Chromium. */
-export async function openWorkbench(options: CodeServerOptions & { colorScheme?: 'dark' | 'light' }): Promise<Workbench> {
-  const server = await startCodeServer({ ...options, installExtensions: [packagedVsix()] });
-  let session: BrowserSession;
-  try {
-    session = await launchBrowser({ colorScheme: options.colorScheme ?? 'dark' });
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
+/** Empties what a window of the shared server left behind: the extension's storage, the home folder. */
+function resetServerState(server: CodeServer, userSettings: Record<string, unknown> | undefined): void {
+  const user = path.join(server.userDataDir, 'User');
+  for (const dir of ['globalStorage', 'workspaceStorage', 'History']) fs.rmSync(path.join(user, dir), { recursive: true, force: true });
+  for (const entry of fs.readdirSync(server.home)) fs.rmSync(path.join(server.home, entry), { recursive: true, force: true });
+  writeUserSettings(server.userDataDir, userSettings);
+}
+
+/**
+ * Opens a fresh workbench window with the packaged extension: on the shared code-server for its
+ * trust setting (started once, with the .vsix installed), in a new browser context of the shared
+ * Chromium. Before the window loads, the previous window's extension host is ended and the
+ * server's user state is reset, so every suite starts as on a freshly started server.
+ */
+export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+  const trust = options.trust ?? false;
+  const server = await sharedCodeServer(trust ? 'trust' : 'no-trust', () => ({
+    trust,
+    installExtensions: [packagedVsix()],
+    // A window without ?folder= is an empty window, not the folder the last suite opened.
+    extraArgs: ['--ignore-last-opened'],
+  }));
+  await server.stopExtensionHosts();
+  resetServerState(server, options.userSettings);
+  await options.seed?.({ home: server.home, userDataDir: server.userDataDir });
+  const session = await openWindow(await sharedChromium(), { colorScheme: options.colorScheme ?? 'dark' });
   const close = async () => {
     await session.close();
-    await server.stop();
+    await server.stopExtensionHosts();
   };
   try {
     await session.page.goto(server.workbenchUrl(options.workspace ? { folder: options.workspace } : {}));
@@ -50,7 +85,7 @@ export async function openWorkbench(options: CodeServerOptions & { colorScheme?:
     await close();
     throw new Error(`The workbench did not load: ${(error as Error).message}\n${server.output().slice(-3000)}`);
   }
-  return { server, session, page: session.page, close };
+  return { server, session, page: session.page, home: server.home, close };
 }
 
 /** Clicks Skillwright's activity-bar icon and returns the panel's webview frame once it rendered. */
@@ -62,10 +97,30 @@ export async function openPanel(page: Page): Promise<Frame> {
   return frame;
 }
 
-
 /** Selects one of the panel's tabs (Chat, Skills, Memory, History, Status) the way a user would. */
 export async function openTab(panel: Frame, name: 'Chat' | 'Skills' | 'Memory' | 'History' | 'Status'): Promise<void> {
   const tab = panel.getByRole('tab', { name, exact: true });
   await tab.click();
   await panel.locator(`#${await tab.getAttribute('aria-controls')}:not([hidden])`).waitFor();
+}
+
+/**
+ * Takes the mouse off the panel (and with `escape`, closes what a key press closes) and waits until
+ * no hover shows and the page has painted, so a screenshot shows the page at rest.
+ */
+export async function calm(page: Page, options: { x?: number; y?: number; escape?: boolean } = {}): Promise<void> {
+  await page.mouse.move(options.x ?? 700, options.y ?? 450);
+  if (options.escape) await page.keyboard.press('Escape');
+  await until('no hover in the workbench', async () => (await page.locator('.workbench-hover, .monaco-hover').filter({ visible: true }).count()) === 0, 10_000);
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+}
+
+/**
+ * Resolves once every image under `selector` in `frame` has loaded or failed: any load or error
+ * handler that could run has run, so a check that nothing ran can follow.
+ */
+export async function imagesSettled(frame: Frame, selector: string): Promise<void> {
+  await until(`the images in ${selector} to settle`, () =>
+    frame.evaluate(`[...document.querySelectorAll(${JSON.stringify(`${selector} img`)})].every((image) => image.complete)`) as Promise<boolean>,
+  );
 }

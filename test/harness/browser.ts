@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { until } from './until';
 
 /** Debian's Chromium; Playwright's own browser download does not work offline. */
 export const CHROMIUM = process.env.SKILLWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
@@ -12,18 +13,20 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(
-  options: { colorScheme?: 'dark' | 'light'; executablePath?: string } = {},
-): Promise<BrowserSession> {
+export interface WindowOptions {
+  readonly colorScheme?: 'dark' | 'light';
+}
+
+/** Starts headless Chromium; one browser can serve many windows (see openWindow). */
+export async function launchChromium(options: { executablePath?: string } = {}): Promise<Browser> {
   const executablePath = options.executablePath ?? CHROMIUM;
   if (!fs.existsSync(executablePath)) {
     throw new Error(
       `Chromium not found at ${executablePath}: install Debian's "chromium" package (apt-get install -y chromium) or set SKILLWRIGHT_CHROMIUM.`,
     );
   }
-  let browser: Browser;
   try {
-    browser = await chromium.launch({
+    return await chromium.launch({
       executablePath,
       headless: true,
       timeout: 60_000,
@@ -42,12 +45,32 @@ export async function launchBrowser(
   } catch (error) {
     throw new Error(`Chromium could not start (${executablePath}): ${(error as Error).message}`);
   }
+}
+
+/**
+ * A fresh window in a running browser: a context of its own, so nothing a page kept (IndexedDB,
+ * where the workbench stores extension state, local storage, cookies) leaks into the next one.
+ * `close()` closes the context and leaves the browser running.
+ */
+export async function openWindow(browser: Browser, options: WindowOptions = {}): Promise<BrowserSession> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: options.colorScheme ?? 'dark' });
   const page = await context.newPage();
   return {
     browser,
     context,
     page,
+    async close() {
+      await context.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Chromium with one window; `close()` ends the browser. For runners that need a single page. */
+export async function launchBrowser(options: WindowOptions & { executablePath?: string } = {}): Promise<BrowserSession> {
+  const browser = await launchChromium(options);
+  const session = await openWindow(browser, options);
+  return {
+    ...session,
     async close() {
       await browser.close().catch(() => undefined);
     },
@@ -56,16 +79,20 @@ export async function launchBrowser(
 
 /** Finds the (nested) webview frame that holds a selector; webviews are iframes inside iframes. */
 export async function findFrame(page: Page, selector: string, timeoutMs = 30_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      try {
-        if ((await frame.locator(selector).count()) > 0) return frame;
-      } catch {
-        // frame detached while we looked
+  return until(
+    `a frame with ${selector}`,
+    async () => {
+      for (const frame of page.frames()) {
+        try {
+          if ((await frame.locator(selector).count()) > 0) return frame;
+        } catch {
+          // frame detached while we looked
+        }
       }
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`No frame with ${selector} appeared within ${timeoutMs} ms`);
+      return undefined;
+    },
+    timeoutMs,
+  ).catch(() => {
+    throw new Error(`No frame with ${selector} appeared within ${timeoutMs} ms`);
+  });
 }

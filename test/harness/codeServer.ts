@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from '../repoRoot';
+import { until } from './until';
 
 export interface CodeServerOptions {
   /** Folder or .code-workspace to open; none opens an empty window. */
@@ -24,20 +25,93 @@ export interface CodeServerOptions {
 }
 
 export interface CodeServer {
+  /** The server's process id, also the process group of everything it starts. */
+  readonly pid: number | undefined;
   readonly port: number;
   readonly origin: string;
   readonly userDataDir: string;
+  /** The HOME of code-server and its extension hosts (user skills, USER.md): empty at start. */
+  readonly home: string;
   /** Everything code-server printed so far (for failure messages). */
   output(): string;
   /** URL of the workbench, optionally with a folder and a test payload. */
   workbenchUrl(query?: { folder?: string; workspace?: string; payload?: [string, string][] }): string;
   /** Absolute path as a vscode-remote URI on this server (for extensionDevelopmentPath etc.). */
   remoteUri(absPath: string): string;
+  /** Process ids of the extension hosts this server runs (one per window that connected). */
+  extensionHostPids(): number[];
+  /**
+   * Ends every extension host of this server and waits until they are gone. A closed window's host
+   * stays alive for hours (waiting for a reconnection); a harness that opens the next window on the
+   * same server ends it first, so nothing of the last window writes into the next one's state.
+   */
+  stopExtensionHosts(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** Settings every test window starts with: no welcome page, tips, experiments or update checks. */
+export const BASE_USER_SETTINGS: Readonly<Record<string, unknown>> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+};
+
+/** Writes the user's settings.json (the base settings plus `settings`); read by each window as it loads. */
+export function writeUserSettings(userDataDir: string, settings: Record<string, unknown> = {}): void {
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_USER_SETTINGS, ...settings }, null, 2));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Processes of one process group whose command line contains `marker` (ps is on every Linux and macOS). */
+function groupProcesses(pgid: number, marker: string): number[] {
+  const listing = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
+  const pids: number[] = [];
+  for (const line of listing.split('\n')) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+    if (match && Number(match[2]) === pgid && (match[3] ?? '').includes(marker)) pids.push(Number(match[1]));
+  }
+  return pids;
+}
+
+async function endProcesses(pids: readonly number[], what: string): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // already gone
+      }
+    }
+  };
+  signal('SIGTERM');
+  const gone = () => pids.every((pid) => !isAlive(pid));
+  try {
+    await until(`${what} to exit`, gone, 5_000);
+  } catch {
+    signal('SIGKILL');
+    await until(`${what} to exit after SIGKILL`, gone, 5_000);
+  }
+}
+
+let installedEntry: string | undefined;
+
 /** Installs code-server once into the user's cache (idempotent) and returns its entry script. */
 export function ensureCodeServer(): string {
+  // The install script only checks the cache once it is filled; once per process is enough.
+  if (installedEntry && fs.existsSync(installedEntry)) return installedEntry;
   const script = path.join(repoRoot(), 'scripts', 'installCodeServer.sh');
   let stdout: string;
   try {
@@ -49,6 +123,7 @@ export function ensureCodeServer(): string {
   if (!entry || !fs.existsSync(entry)) {
     throw new Error(`scripts/installCodeServer.sh did not print a code-server entry (got "${entry}")`);
   }
+  installedEntry = entry;
   return entry;
 }
 
@@ -96,17 +171,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const extensionsDir = path.join(base, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const settings = {
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'workbench.enableExperiments': false,
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    ...options.userSettings,
-  };
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeUserSettings(userDataDir, options.userSettings);
 
   const common = ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir];
   for (const vsix of options.installExtensions ?? []) {
@@ -186,10 +251,16 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   }
 
   const remoteUri = (absPath: string) => `vscode-remote://127.0.0.1:${port}${absPath.split(path.sep).join('/')}`;
+  // code-server runs detached, so its pid is the process group of everything it starts.
+  const extensionHostPids = () => (child.pid && child.exitCode === null ? groupProcesses(child.pid, '--type=extensionHost') : []);
   return {
+    pid: child.pid,
     port,
     origin,
     userDataDir,
+    home: options.env?.HOME ?? xdg.HOME,
+    extensionHostPids,
+    stopExtensionHosts: () => endProcesses(extensionHostPids(), `the extension hosts of ${origin}`),
     output: () => output,
     remoteUri,
     workbenchUrl(query = {}) {
