@@ -6,7 +6,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { launchBrowser } from './harness/browser';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openWindow } from './harness/browser';
+import type { CodeServer } from './harness/codeServer';
 import { startCodeServer } from './harness/codeServer';
 import { makeMultiRootWorkspace, removeWorkspace } from './harness/sampleWorkspace';
 import type { IntegrationReport } from './integration/index';
@@ -47,25 +49,45 @@ async function waitForReport(file: string, isAlive: () => string | undefined): P
   throw new Error(`The extension host reported no results within ${timeoutMs} ms`);
 }
 
-/**
- * One pass in code-server. The `restricted` pass opens the workspace with workspace trust on and
- * the folder untrusted (Restricted Mode) and runs only the `*.restricted.test.ts` files.
- */
-async function runInCodeServer(resultFile: string, pass: 'trusted' | 'restricted' = 'trusted'): Promise<IntegrationReport> {
-  const workspace = makeMultiRootWorkspace();
+type Pass = 'trusted' | 'restricted';
+
+/** A pass's server, started before any pass runs (see runInCodeServer). */
+function startPassServer(pass: Pass, resultFile: string): Promise<CodeServer> {
   const restricted = pass === 'restricted';
-  const server = await startCodeServer({
+  return startCodeServer({
     userSettings: restricted ? { ...userSettings, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' } : userSettings,
     env: { SKILLWRIGHT_TEST_RESULTS: resultFile, SKILLWRIGHT_TEST_PASS: pass },
     trust: restricted,
   });
-  const browser = await launchBrowser().catch(async (error: unknown) => {
-    await server.stop();
-    throw error;
-  });
+}
+
+type Settled<T> = Promise<{ value: T } | { error: unknown }>;
+
+/** A promise's outcome without an unhandled rejection while it waits to be used. */
+function settle<T>(promise: Promise<T>): Settled<T> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+async function valueOf<T>(settled: Settled<T>): Promise<T> {
+  const outcome = await settled;
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
+}
+
+/**
+ * One pass in code-server, in a window of its own. The `restricted` pass opens the workspace with
+ * workspace trust on and the folder untrusted (Restricted Mode) and runs only the
+ * `*.restricted.test.ts` files.
+ */
+async function runPass(server: CodeServer, browser: Browser, resultFile: string, pass: Pass, onRunning: () => void): Promise<IntegrationReport> {
+  const workspace = makeMultiRootWorkspace();
+  const window = await openWindow(browser);
   try {
     const pageErrors: string[] = [];
-    browser.page.on('pageerror', (error) => pageErrors.push(error.message));
+    window.page.on('pageerror', (error) => pageErrors.push(error.message));
     const url = server.workbenchUrl({
       workspace: workspace.file,
       payload: [
@@ -74,14 +96,46 @@ async function runInCodeServer(resultFile: string, pass: 'trusted' | 'restricted
       ],
     });
     console.log(`Integration (${pass}): code-server on ${server.origin}, workspace ${path.basename(workspace.file)}`);
-    await browser.page.goto(url);
-    return await waitForReport(resultFile, () => (browser.page.isClosed() ? 'The workbench page closed before results arrived' : undefined));
+    await window.page.goto(url);
+    onRunning();
+    return await waitForReport(resultFile, () => (window.page.isClosed() ? 'The workbench page closed before results arrived' : undefined));
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- code-server output (tail) ---\n${server.output().slice(-4000)}`);
   } finally {
-    await browser.close();
-    await server.stop();
+    await window.close();
     removeWorkspace(workspace.folders[0] as string);
+  }
+}
+
+/**
+ * Runs the passes one after another (side by side they would compete for the CPU and slow the
+ * timing-sensitive watcher tests) in windows of one shared Chromium. The next pass's code-server
+ * starts while the current pass's tests run, so it is ready when they end.
+ */
+async function runInCodeServer(passes: readonly { pass: Pass; resultFile: string }[]): Promise<IntegrationReport[]> {
+  const browser = settle(launchChromium());
+  const servers: Settled<CodeServer>[] = [];
+  const serverFor = (i: number): Settled<CodeServer> | undefined => {
+    const next = passes[i];
+    if (next && !servers[i]) servers[i] = settle(startPassServer(next.pass, next.resultFile));
+    return servers[i];
+  };
+  try {
+    const reports: IntegrationReport[] = [];
+    for (const [i, { pass, resultFile }] of passes.entries()) {
+      const server = await valueOf(serverFor(i) as Settled<CodeServer>);
+      reports.push(await runPass(server, await valueOf(browser), resultFile, pass, () => serverFor(i + 1)));
+    }
+    return reports;
+  } finally {
+    await Promise.all(
+      servers.map(async (settled) => {
+        const outcome = await settled;
+        if ('value' in outcome) await outcome.value.stop();
+      }),
+    );
+    const outcome = await browser;
+    if ('value' in outcome) await outcome.value.close().catch(() => undefined);
   }
 }
 
@@ -118,23 +172,26 @@ async function main(): Promise<void> {
   if (host === 'electron') {
     report = await runInElectron(resultFile);
   } else {
-    report = await runInCodeServer(resultFile);
     const grep = process.env.SKILLWRIGHT_TEST_GREP;
-    if (grep && !/restricted/i.test(grep)) return finish(report, host);
     const restrictedFile = resultFile.replace(/\.json$/, '-restricted.json');
+    const passes: { pass: Pass; resultFile: string }[] = [{ pass: 'trusted', resultFile }];
+    if (!grep || /restricted/i.test(grep)) passes.push({ pass: 'restricted', resultFile: restrictedFile });
     fs.rmSync(restrictedFile, { force: true });
-    const restricted = await runInCodeServer(restrictedFile, 'restricted');
-    if (restricted.passes === 0) {
-      restricted.failures += 1;
-      restricted.tests.push({ title: 'the Restricted Mode pass ran no test', state: 'failed', error: 'no *.restricted.test.ts file ran' });
+    const [trusted, restricted] = await runInCodeServer(passes);
+    report = trusted as IntegrationReport;
+    if (restricted) {
+      if (restricted.passes === 0) {
+        restricted.failures += 1;
+        restricted.tests.push({ title: 'the Restricted Mode pass ran no test', state: 'failed', error: 'no *.restricted.test.ts file ran' });
+      }
+      report = {
+        passes: report.passes + restricted.passes,
+        failures: report.failures + restricted.failures,
+        pending: report.pending + restricted.pending,
+        tests: [...report.tests, ...restricted.tests.map((test) => ({ ...test, title: `[Restricted Mode] ${test.title}` }))],
+        figures: { ...report.figures, ...restricted.figures },
+      };
     }
-    report = {
-      passes: report.passes + restricted.passes,
-      failures: report.failures + restricted.failures,
-      pending: report.pending + restricted.pending,
-      tests: [...report.tests, ...restricted.tests.map((test) => ({ ...test, title: `[Restricted Mode] ${test.title}` }))],
-      figures: { ...report.figures, ...restricted.figures },
-    };
   }
   finish(report, host);
 }
