@@ -131,8 +131,10 @@ describe('the Memory tab in a real VS Code', () => {
   });
 
   it('notices a change made to MEMORY.md by another program and tells the panel', async () => {
-    // Let the state push of the last refusal land first, so only the watcher can explain the next one.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A refusal pushes the tab's state once more, reading the file: let the last one land first, so
+    // only the watcher can explain a state with the entry written below.
+    const lastNotice = posted.map((m) => m.type).lastIndexOf('panel/notice');
+    await until('the state pushed after the last refusal', () => posted.slice(lastNotice + 1).some((m) => m.type === 'memory/state'));
     const count = posted.length;
     fs.writeFileSync(memoryFile, 'Tests need Docker and Postgres running.\n§\nWritten by another window.\n');
     await until(

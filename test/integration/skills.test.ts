@@ -116,8 +116,30 @@ describe('skills in a real VS Code', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  it('reindexes on command', async () => {
+  it('reindexes on command, re-reading a change no watcher event can tell apart', async () => {
+    // Same size and same modification time: watcher events and the window-focus check skip such a
+    // file as unchanged (by design: they compare mtime and size); only a full reindex re-reads it.
+    const file = path.join(skillsRoot, 'ops', 'count-files', 'SKILL.md');
+    const before = api.skills.skillIndex.get('count-files')?.description;
+    assert.ok(before && before.length > 10, 'count-files has a description');
+    const after = `${'Z'.repeat(10)}${before.slice(10)}`;
+    const stamp = new Date('2024-01-01T00:00:00Z');
+    fs.utimesSync(file, stamp, stamp);
     await vscode.commands.executeCommand('skillwright.reindexSkills');
-    assert.ok(names().has('write-changelog-entry'));
+    // A rename puts the new text in place in one step, already carrying the old size and time.
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(text.includes(before), 'the description sits on one line of SKILL.md');
+    const staged = `${file}.staged`;
+    fs.writeFileSync(staged, text.replace(before, after));
+    fs.utimesSync(staged, stamp, stamp);
+    fs.renameSync(staged, file);
+    try {
+      await vscode.commands.executeCommand('skillwright.reindexSkills');
+      assert.equal(api.skills.skillIndex.get('count-files')?.description, after);
+      assert.ok(names().has('write-changelog-entry'), 'every other skill is still indexed');
+    } finally {
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(after, before));
+      await vscode.commands.executeCommand('skillwright.reindexSkills');
+    }
   });
 });
