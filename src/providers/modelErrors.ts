@@ -2,6 +2,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import type { ModelErrorKind } from '../core/llm/chatTypes';
 import { ModelError } from '../core/llm/chatTypes';
 import { describeError } from '../core/base/logger';
+import { clipEnd } from '../core/text/clip';
 
 /** What a failed call was talking to, so messages can name it. */
 export interface ModelErrorContext {
@@ -236,9 +237,7 @@ function mentionsModel(said: string, model: string): boolean {
   return model !== '' && said.toLowerCase().includes(model.toLowerCase()) && /model/i.test(said);
 }
 
-function truncate(text: string): string {
-  return text.length > MAX_SERVER_MESSAGE ? `${text.slice(0, MAX_SERVER_MESSAGE - 1)}…` : text;
-}
+const truncate = (text: string): string => clipEnd(text, MAX_SERVER_MESSAGE);
 
 function formatSeconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;

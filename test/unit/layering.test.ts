@@ -146,7 +146,7 @@ export const importTable: ImportTable = {
   ),
   'core/execution': [...coreFeatureBase, 'core/skills/*'],
   'core/agent': ['core/*'],
-  providers: ['core/base', 'core/llm'],
+  providers: ['core/base', 'core/text', 'core/llm'],
   cli: ['core/*', 'providers'],
   shared: [],
   webview: ['shared'],

@@ -2,6 +2,7 @@
  * Applying memory actions to entries, purely: validation, the threat scan, substring matching,
  * the size limits, and a readable diff. MemoryStore runs this on fresh file contents under a lock.
  */
+import { clipLine } from '../text/clip';
 import type { ThreatFinding } from '../security/threatScanner';
 import { findingIds, scanText } from '../security/threatScanner';
 import { charCount, entryProblem, normaliseEntry, serializedSize } from './memoryFile';
@@ -65,10 +66,8 @@ const CANDIDATE_CHARS = 120;
 const MAX_CANDIDATES = 5;
 const LISTED_ENTRY_CHARS = 400;
 
-export function truncate(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
+/** Entries quoted in messages: on one line, clipped. */
+export const truncate = clipLine;
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 

@@ -1,3 +1,4 @@
+import { clipEnd as clip } from '../text/clip';
 import { performance } from 'node:perf_hooks';
 import { describeError } from '../base/logger';
 import type { SessionIndex, SessionSearchResult } from './sessionIndex';
@@ -54,6 +55,3 @@ export async function searchHistory(index: Pick<SessionIndex, 'searchSessions'>,
   return { query, sessions, ...(result.ignored.length > 0 ? { ignored: [...result.ignored] } : {}), tookMs: took() };
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}

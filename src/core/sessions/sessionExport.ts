@@ -1,4 +1,5 @@
 /** A session as a Markdown transcript a person reads (its title comes from sessionTitle.ts). */
+import { clipWithCount as clip } from '../text/clip';
 import type { SessionData } from './sessionLog';
 import type { SessionMessageRecord } from './sessionRecords';
 
@@ -16,9 +17,6 @@ function fenced(text: string, info = ''): string {
   return `${fence}${info}\n${text}\n${fence}`;
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
-}
 
 function prettyArguments(raw: string): string {
   try {

@@ -1,6 +1,7 @@
 import type { Logger } from '../base/logger';
 import { describeError } from '../base/logger';
 import { z } from 'zod';
+import { clipLine as clip } from '../text/clip';
 import { defineTool, runToolDefinition } from '../toolkit/toolDefinition';
 import type { ToolResult } from '../toolkit/toolResult';
 import { fail } from '../toolkit/toolResult';
@@ -103,10 +104,6 @@ async function searchSessions(checked: { query?: string | undefined; session_id?
   return listRecent(Math.min(args.limit ?? 10, 50), ctx);
 }
 
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
 
 /** A message as the model sees it in results: text clipped, tool calls named. */
 function compact(message: SessionMessageRecord, max: number): Record<string, unknown> {

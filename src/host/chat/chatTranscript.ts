@@ -1,3 +1,4 @@
+import { clipWithCount } from '../../core/text/clip';
 import type { AgentEvent, TurnEndReason } from '../../core/agent/agentLoop';
 import type { ApprovalPrompt } from '../../core/agent/approvalGate';
 import type { ToolCall } from '../../core/llm/chatTypes';
@@ -71,9 +72,7 @@ function summarizeCall(call: Pick<ToolCall, 'name' | 'arguments'>): string {
   return call.name;
 }
 
-function clip(text: string): string {
-  return text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}\n… (${text.length - MAX_RESULT_CHARS} more characters)` : text;
-}
+const clip = (text: string): string => clipWithCount(text, MAX_RESULT_CHARS);
 
 /** The buttons an error card offers, by the kind of model error. */
 export function actionsForError(kind: string): ChatAction[] {

@@ -1,3 +1,4 @@
+import { oneLine } from '../../text/clip';
 import type { SkillRecord } from '../model/skillTypes';
 import { tokenUnits } from '../../text/tokenEstimate';
 import type { TokenUnits } from '../../text/tokenEstimate';
@@ -28,25 +29,6 @@ export interface CatalogItem {
   /** Bookkeeping of catalogOrder: the call that last saw the item, and whether it is in the remembered order. */
   seenIn: number;
   remembered: boolean;
-}
-
-function isClean(text: string): boolean {
-  const last = text.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 32) {
-      if (i === 0 || i === last || text.charCodeAt(i + 1) === 32) return false;
-    } else if (code < 32 || code === 127 || (code > 127 && /\s/.test(text.charAt(i)))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** One line of text: control characters and runs of white space become single spaces. */
-export function oneLine(text: string): string {
-  // Most names and descriptions are clean already; a scan is much cheaper than a replace.
-  return isClean(text) ? text : text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
 }
 
 export function skillName(record: SkillRecord): string {

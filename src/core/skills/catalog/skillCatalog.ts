@@ -1,4 +1,5 @@
-import { byNameThenFile, catalogOrder, oneLine, skillName } from './catalogOrder';
+import { clipWords, oneLine } from '../../text/clip';
+import { byNameThenFile, catalogOrder, skillName } from './catalogOrder';
 import type { CatalogItem, ShownDescription } from './catalogOrder';
 import type { SkillRecord } from '../model/skillTypes';
 import { tokensOfUnits, tokenUnits } from '../../text/tokenEstimate';
@@ -79,15 +80,8 @@ export function firstSentence(text: string): string {
   return text;
 }
 
-/** At most `max` characters, cut at a word boundary where one is near, ending in an ellipsis. */
-export function shortenDescription(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, Math.max(0, max - 1));
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  const space = cut.lastIndexOf(' ');
-  if (space >= max * 0.6) cut = cut.slice(0, space);
-  return `${cut.replace(/[\s,;:.\-–—]+$/u, '')}…`;
-}
+/** The catalog's name for the shared word-boundary clip. */
+export const shortenDescription = clipWords;
 
 type State = 'full' | 'shortened' | 'omitted';
 

@@ -1,22 +1,10 @@
+import { clipWords as clip, oneLine } from '../../text/clip';
 import { isSecretName } from '../../security/secretVocabulary';
 
 /**
  * Small text helpers shared by the "save as a skill" drafting files: text from a transcript is
  * untrusted and unbounded, so everything that reaches a draft goes through these.
  */
-
-/** Whitespace (line breaks included) collapsed to single spaces, trimmed. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** At most `max` characters, cut on a word boundary when one is near, with `…` when cut. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, Math.max(1, max - 1));
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.,;:-]+$/, '')}…`;
-}
 
 /** Inline code whose delimiter is longer than any backtick run inside, so the text cannot end it early. */
 export function codeSpan(text: string): string {

@@ -1,4 +1,5 @@
-import { clip, markdownListItems, oneLine } from './draftText';
+import { clipWords as clip, oneLine } from '../../text/clip';
+import { markdownListItems } from './draftText';
 import type { CommandFact, FileFact, SelectionInput, TranscriptFacts } from './draftFacts';
 
 /**

@@ -1,6 +1,7 @@
 import { scanText } from '../../security/threatScanner';
 import { STOP_WORDS } from '../search/searchText';
-import { clip, codeSpan, fencedBlock, oneLine, quoted } from './draftText';
+import { clipWords as clip, oneLine } from '../../text/clip';
+import { codeSpan, fencedBlock, quoted } from './draftText';
 import type { Resolution, ToolCallFact, TranscriptFacts } from './draftFacts';
 import { isValidSkillName, slugifySkillName } from '../lint/identityRules';
 import { yamlQuote } from '../model/textRanges';

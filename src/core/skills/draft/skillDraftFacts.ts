@@ -1,6 +1,7 @@
 import type { ChatMessage, ToolCall } from '../../llm/chatTypes';
 import type { SessionData } from '../../sessions/sessionLog';
-import { clip, markdownListItems, oneLine, redactSecrets } from './draftText';
+import { clipWords as clip, oneLine } from '../../text/clip';
+import { markdownListItems, redactSecrets } from './draftText';
 import { selectionFacts } from './selectionFacts';
 
 /**

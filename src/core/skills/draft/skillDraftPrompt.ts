@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../llm/chatTypes';
-import { clip, fencedBlock, oneLine } from './draftText';
+import { clipWords as clip, oneLine } from '../../text/clip';
+import { fencedBlock } from './draftText';
 import type { ErrorFact, TranscriptFacts } from './draftFacts';
 
 /**

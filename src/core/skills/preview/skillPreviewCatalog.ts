@@ -1,4 +1,4 @@
-import { oneLine } from '../catalog/catalogOrder';
+import { oneLine } from '../../text/clip';
 import type { CatalogResult } from '../catalog/skillCatalog';
 import { SHORT_DESCRIPTION_CHARS, TOP_LEVEL_CATEGORY_LABEL, firstSentence, shortenDescription } from '../catalog/skillCatalog';
 import type { SkillRecord } from '../model/skillTypes';

@@ -1,3 +1,4 @@
+import { clipEnd } from '../../text/clip';
 /**
  * What a link clicked in the SKILL.md preview may do. Skill text is untrusted, so the webview never
  * follows a link itself: it sends the href to the host, which asks this function. Only web and mail
@@ -47,6 +48,4 @@ export function classifyPreviewLink(href: string): PreviewLink {
   return { kind: 'file', path: target };
 }
 
-function shorten(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-}
+const shorten = (text: string): string => clipEnd(text, 80);

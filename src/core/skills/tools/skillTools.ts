@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clipWords, oneLine } from '../../text/clip';
 import { defineTool, findTool, runToolDefinition } from '../../toolkit/toolDefinition';
 import type { ToolResult } from '../../toolkit/toolResult';
 import { fail } from '../../toolkit/toolResult';
@@ -96,13 +97,7 @@ function recordUsage(result: ToolResult, args: { readonly name: string; readonly
   return result;
 }
 
-function shortDescription(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= SHORT_DESCRIPTION) return flat;
-  const cut = flat.slice(0, SHORT_DESCRIPTION - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${space > SHORT_DESCRIPTION / 2 ? cut.slice(0, space) : cut}…`;
-}
+const shortDescription = (text: string): string => clipWords(oneLine(text), SHORT_DESCRIPTION);
 
 const TOP_LEVEL = '(top level)';
 
