@@ -19,6 +19,8 @@ const ROOTS = ['anthropics-skills/skills', 'openai-skills/skills', 'awesome-copi
 export const ENTRY_MAX_CHARS = 2200;
 /** Shorter blocks are headings or list stubs, not something anyone would store as a note. */
 const ENTRY_MIN_CHARS = 20;
+/** The highest rates the unit test accepts (test/unit/security/threatScanner.test.ts): the figures' targets. */
+const CEILING: Readonly<Record<CorpusText['kind'], number>> = { 'skill-body': 0.01, paragraph: 0.001 };
 
 export interface CorpusText {
   /** `source/…/file.md` or `…:line` for a paragraph. */
@@ -143,8 +145,8 @@ function percent(n: number, d: number): string {
   return d === 0 ? '0%' : `${((100 * n) / d).toFixed(2)}%`;
 }
 
-function printReport(label: string, report: FalsePositiveReport, examples: number, only?: string): void {
-  console.log(`\n${label}: ${report.flagged} of ${report.texts} flagged (${percent(report.flagged, report.texts)}), scanned in ${report.ms.toFixed(0)} ms (${((1000 * report.ms) / Math.max(1, report.texts)).toFixed(1)} µs per text)`);
+function printReport(label: string, report: FalsePositiveReport, ceiling: number, examples: number, only?: string): void {
+  console.log(`\n${label}: ${report.flagged} of ${report.texts} flagged (${percent(report.flagged, report.texts)}; target ≤ ${percent(ceiling, 1)}), scanned in ${report.ms.toFixed(0)} ms (${((1000 * report.ms) / Math.max(1, report.texts)).toFixed(1)} µs per text)`);
   const rows = [...report.byPattern.entries()].sort((a, b) => b[1].length - a[1].length);
   for (const [id, hits] of rows) {
     if (only && id !== only) continue;
@@ -164,8 +166,8 @@ function main(): void {
   const context = (flag('--context') ?? 'memory') as ScanContext;
   const texts = collectCorpusTexts(threatCorpusDir());
   console.log(`Threat scanner false positives on the skills corpus (context: ${context})`);
-  printReport('SKILL.md bodies', measureFalsePositives(texts.filter((t) => t.kind === 'skill-body'), context), examples, only);
-  printReport('Entry-sized paragraphs (all Markdown files)', measureFalsePositives(texts.filter((t) => t.kind === 'paragraph'), context), examples, only);
+  printReport('SKILL.md bodies', measureFalsePositives(texts.filter((t) => t.kind === 'skill-body'), context), CEILING['skill-body'], examples, only);
+  printReport('Entry-sized paragraphs (all Markdown files)', measureFalsePositives(texts.filter((t) => t.kind === 'paragraph'), context), CEILING.paragraph, examples, only);
 }
 
 if (require.main === module) main();
