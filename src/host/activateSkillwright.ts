@@ -62,7 +62,8 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const store = new DisposableStore(logger);
   context.subscriptions.push(store);
 
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const manifestVersion = (context.extension.packageJSON as { version?: unknown }).version;
+  const version = typeof manifestVersion === 'string' ? manifestVersion : '0.0.0';
   const skills = store.add(new SkillService(context.globalStorageUri.fsPath, logger));
   const diagnostics = store.add(new SkillDiagnostics(skills, logger));
   store.add(

@@ -76,7 +76,7 @@ describe('Skillwright in a real VS Code', () => {
     assert.ok(html.includes(`<script nonce="${nonce}"`), 'the script carries the CSP nonce');
   });
 
-  it('drops malformed messages from the webview and keeps working', async () => {
+  it('drops malformed messages from the webview and keeps working', () => {
     const dropped = api.panel.droppedMessageCount;
     for (const raw of [null, 'panel/ready', { type: 'chat/evil' }, { type: 7 }, [1, 2]]) {
       api.panel.receive(raw);

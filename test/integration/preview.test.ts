@@ -87,7 +87,7 @@ describe('SKILL.md preview in a real VS Code', () => {
     await editor.edit((edit) => edit.replace(document.lineAt(line).range, 'description: short'));
     const finding = await until('a finding on the description line', () => api.preview.current?.findings.find((f) => f.line === line));
     editor.selection = new vscode.Selection(0, 0, 0, 0);
-    api.preview.receive({ type: 'preview/revealLine', line: finding.line });
+    await api.preview.receive({ type: 'preview/revealLine', line: finding.line });
     await until('the cursor on the finding line', () => vscode.window.activeTextEditor?.selection.active.line === line);
   });
 
@@ -105,8 +105,8 @@ describe('SKILL.md preview in a real VS Code', () => {
     ]);
 
     const dropped = api.preview.droppedMessageCount;
-    api.preview.receive({ type: 'preview/openFile' });
-    api.preview.receive({ type: 'preview/revealLine', line: -1 });
+    await api.preview.receive({ type: 'preview/openFile' });
+    await api.preview.receive({ type: 'preview/revealLine', line: -1 });
     assert.equal(api.preview.droppedMessageCount, dropped + 2);
 
     // Each resolves once the host has refused it (and said why); nothing may have opened by then.

@@ -47,7 +47,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
    * What VS Code calls with a preview that was open before a window reload and the state its webview
    * kept; public so tests can play the workbench's part (a reload would end their extension host).
    */
-  readonly serializer: vscode.WebviewPanelSerializer<unknown>;
+  readonly serializer: vscode.WebviewPanelSerializer;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
