@@ -1,3 +1,4 @@
+import { normaliseEntry } from '../shared/system/memoryEntry';
 import type { MemoryTargetValue, MemoryView, WebviewToHost } from '../shared/protocol';
 import { el } from './dom';
 
@@ -26,15 +27,6 @@ const FILE_NAMES: Record<MemoryTargetValue, string> = { memory: 'MEMORY.md', use
 
 export const formatCount = (n: number): string => n.toLocaleString('en-US');
 
-/** Line endings unified, trailing spaces and blank edges removed: how the host stores an entry. */
-export function normaliseEntry(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/[ \t]+$/, ''))
-    .join('\n')
-    .trim();
-}
 
 function button(label: string, attrs: Record<string, string>, onClick: () => void, kind = 'secondary'): HTMLButtonElement {
   const node = el('button', { type: 'button', class: kind, ...attrs }, label);

@@ -2,7 +2,8 @@ import type { AreaMessage, HostToWebview, MemoryTargetValue, MemoryView } from '
 import { parseHostMessage } from '../shared/protocol';
 import { el } from './dom';
 import type { MemoryDrafts, SectionContext } from './memoryFileSection';
-import { fileSection, normaliseEntry } from './memoryFileSection';
+import { normaliseEntry } from '../shared/system/memoryEntry';
+import { fileSection } from './memoryFileSection';
 import { panelState, updatePanelState } from './panelState';
 import { relativeTime } from './relativeTime';
 import type { Send, TabView } from './tabView';

@@ -1,3 +1,4 @@
+import { TOP_LEVEL_CATEGORY_LABEL } from '../shared/system/categoryLabel';
 import type { CatalogSummary, Scope, SkillListItem } from '../shared/protocol';
 
 /**
@@ -29,7 +30,7 @@ export const HEALTH_FILTERS: readonly { value: HealthFilter; label: string }[] =
   { value: 'shadowed', label: 'Shadowed' },
 ];
 
-export const TOP_LEVEL = '(top level)';
+export const TOP_LEVEL = TOP_LEVEL_CATEGORY_LABEL;
 
 export function isScopeFilter(value: unknown): value is ScopeFilter {
   return SCOPE_FILTERS.some((filter) => filter.value === value);

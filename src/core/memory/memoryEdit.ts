@@ -5,7 +5,8 @@
 import { clipLine } from '../text/clip';
 import type { ThreatFinding } from '../security/threatScanner';
 import { findingIds, scanText } from '../security/threatScanner';
-import { charCount, entryProblem, normaliseEntry, serializedSize } from './memoryFile';
+import { normaliseEntry } from '../../shared/system/memoryEntry';
+import { charCount, entryProblem, serializedSize } from './memoryFile';
 
 export type MemoryTarget = 'memory' | 'user';
 export const MEMORY_TARGETS: readonly MemoryTarget[] = ['memory', 'user'];

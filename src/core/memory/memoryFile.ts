@@ -1,3 +1,4 @@
+import { normaliseEntry } from '../../shared/system/memoryEntry';
 /**
  * The memory file format: entries separated by a line holding only `§`. Reading is tolerant
  * (CRLF, spaces around the `§`, blank lines, a BOM, empty entries); writing is canonical, so the
@@ -33,16 +34,6 @@ export function serializeMemoryFile(entries: readonly string[]): string {
   return kept.length === 0 ? '' : `${kept.join(`\n${ENTRY_SEPARATOR}\n`)}\n`;
 }
 
-/** Line endings unified, trailing spaces and blank lines at either end removed. */
-export function normaliseEntry(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/[ \t]+$/, ''))
-    .join('\n')
-    .replace(/^\n+|\n+$/g, '')
-    .trim();
-}
 
 /** Characters as a person counts them (code points), so an emoji is one, not two. */
 export function charCount(text: string): number {

@@ -1,3 +1,4 @@
+import { TOP_LEVEL_CATEGORY_LABEL } from '../../shared/system/categoryLabel';
 import * as vscode from 'vscode';
 import { checkCategory } from '../../core/skills/model/skillPaths';
 
@@ -8,7 +9,7 @@ const INVALID = '\u0000invalid';
 /** The categories of one root to pick from, or a new one typed in (checked as it is typed). */
 export function pickCategory(categories: readonly string[], rootLabel: string, title: string): Promise<string | undefined> {
   const base: Picked<string>[] = [
-    { label: '(top level)', description: `directly in ${rootLabel}`, value: '' },
+    { label: TOP_LEVEL_CATEGORY_LABEL, description: `directly in ${rootLabel}`, value: '' },
     ...categories.map((category) => ({ label: category, description: `${rootLabel}/${category}`, value: category })),
   ];
   const pick = vscode.window.createQuickPick<Picked<string>>();

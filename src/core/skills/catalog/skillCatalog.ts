@@ -1,3 +1,4 @@
+import { TOP_LEVEL_CATEGORY_LABEL } from '../../../shared/system/categoryLabel';
 import { clipWords, oneLine } from '../../text/clip';
 import { byNameThenFile, catalogOrder, skillName } from './catalogOrder';
 import type { CatalogItem, ShownDescription } from './catalogOrder';
@@ -37,7 +38,6 @@ export const DEFAULT_CATALOG_BUDGET = 3000;
 /** Length a description is cut to (ellipsis included) when its first sentence is still too long. */
 export const SHORT_DESCRIPTION_CHARS = 80;
 /** How the catalog shows the category of skills that sit directly in a root. */
-export const TOP_LEVEL_CATEGORY_LABEL = '(top level)';
 const NAMES_ONLY = ' (names only)';
 
 const INTRO: readonly string[] = [

@@ -1,6 +1,8 @@
 import { oneLine } from '../../text/clip';
 import type { CatalogResult } from '../catalog/skillCatalog';
-import { SHORT_DESCRIPTION_CHARS, TOP_LEVEL_CATEGORY_LABEL, firstSentence, shortenDescription } from '../catalog/skillCatalog';
+import { TOP_LEVEL_CATEGORY_LABEL } from '../../../shared/system/categoryLabel';
+import { clipWords } from '../../text/clip';
+import { SHORT_DESCRIPTION_CHARS, firstSentence } from '../catalog/skillCatalog';
 import type { SkillRecord } from '../model/skillTypes';
 
 export interface CatalogLineInput {
@@ -69,7 +71,7 @@ export function previewCatalogEntry(input: CatalogLineInput): { readonly listed:
   if (catalog.shortened.includes(listedName)) {
     const saved = lines.find((line) => line.startsWith(`- ${listedName}: `))?.slice(listedName.length + 4);
     const sentence = firstSentence(description);
-    shown = saved !== undefined && saved === firstSentence(oneLine(record.description)) ? sentence : shortenDescription(sentence, SHORT_DESCRIPTION_CHARS);
+    shown = saved !== undefined && saved === firstSentence(oneLine(record.description)) ? sentence : clipWords(sentence, SHORT_DESCRIPTION_CHARS);
   }
   return listed(shown ? `- ${input.name}: ${shown}` : `- ${input.name}`);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOP_LEVEL_CATEGORY_LABEL } from '../../../shared/system/categoryLabel';
 import { clipWords, oneLine } from '../../text/clip';
 import { defineTool, findTool, runToolDefinition } from '../../toolkit/toolDefinition';
 import type { ToolResult } from '../../toolkit/toolResult';
@@ -99,7 +100,7 @@ function recordUsage(result: ToolResult, args: { readonly name: string; readonly
 
 const shortDescription = (text: string): string => clipWords(oneLine(text), SHORT_DESCRIPTION);
 
-const TOP_LEVEL = '(top level)';
+const TOP_LEVEL = TOP_LEVEL_CATEGORY_LABEL;
 
 function listSkills(args: { readonly category?: string | undefined; readonly query?: string | undefined }, ctx: SkillToolContext): ToolResult {
   let active = ctx.index.active();

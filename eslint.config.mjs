@@ -1,0 +1,200 @@
+// ESLint flat config. Three jobs: the TypeScript rules a strict codebase expects (type-aware),
+// the layer table as `no-restricted-imports` (so the editor flags a forbidden import as it is
+// typed), and import cycles. test/unit/layering.test.ts stays the authority on layering: it also
+// sees `require`, `import('./x').T` types and type-only cycles, which these rules do not.
+import * as fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import * as path from 'node:path';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const here = import.meta.dirname;
+const src = path.join(here, 'src');
+
+// --- The folder table: a copy of `importTable` in test/unit/layering.test.ts (keep in step). ---
+// A folder may always import itself, npm packages and Node built-ins. `x/*` means any folder
+// below x. A key `x/*` is the row for rooms of x without their own row.
+/** The helper room every layer may import (a leaf: its own row is empty). */
+const HELPER_ROOM = 'shared/system';
+
+const coreFeatureBase = ['core/base', 'core/text', 'core/llm', 'core/toolkit', 'core/security'];
+const skillsBase = [...coreFeatureBase, 'core/sessions'];
+const skillsEdges = {
+  model: [],
+  lint: ['model', 'index'],
+  index: ['model'],
+  search: ['model'],
+  catalog: ['model', 'search', 'index'],
+  tools: ['model', 'index', 'search', 'lint', 'catalog'],
+  draft: ['model', 'lint', 'search', 'tools', 'catalog', 'index'],
+  preview: ['model', 'lint', 'catalog'],
+};
+const importTable = {
+  [HELPER_ROOM]: [],
+  'core/base': [],
+  'core/text': ['core/base'],
+  'core/llm': ['core/base', 'core/text'],
+  'core/toolkit': ['core/base', 'core/text', 'core/llm'],
+  'core/security': ['core/base', 'core/text'],
+  'core/memory': coreFeatureBase,
+  'core/sessions': coreFeatureBase,
+  'core/tools': coreFeatureBase,
+  'core/skills/*': skillsBase,
+  ...Object.fromEntries(
+    Object.entries(skillsEdges).map(([room, targets]) => [`core/skills/${room}`, [...skillsBase, ...targets.map((t) => `core/skills/${t}`)]]),
+  ),
+  'core/execution': [...coreFeatureBase, 'core/skills/*'],
+  'core/agent': ['core/*'],
+  providers: ['core/base', 'core/text', 'core/llm'],
+  cli: ['core/*', 'providers'],
+  shared: [],
+  webview: ['shared'],
+  host: ['core/*', 'providers', 'shared'],
+  extension: ['host'],
+};
+
+/** Same mapping as the test: core rooms (and skills rooms) are folders; other layers are one folder each. */
+function folderOf(dirRelToSrc) {
+  const parts = dirRelToSrc === '' ? [] : dirRelToSrc.split('/');
+  if (parts.length === 0) return 'extension';
+  if (parts[0] === 'shared' && parts[1] === 'system') return HELPER_ROOM;
+  if (parts[0] !== 'core') return parts[0];
+  return parts.slice(0, parts[1] === 'skills' ? 3 : 2).join('/');
+}
+const matches = (pattern, folder) => (pattern.endsWith('/*') ? folder.startsWith(pattern.slice(0, -1)) : pattern === folder);
+function rowOf(folder) {
+  if (folder in importTable && !folder.endsWith('/*')) return importTable[folder];
+  const wildcard = Object.keys(importTable)
+    .filter((key) => key.endsWith('/*') && matches(key, folder))
+    .sort((a, b) => b.length - a.length)[0];
+  return wildcard === undefined ? undefined : importTable[wildcard];
+}
+
+/** Folders under src (relative, `/`-separated, '' for src itself) that hold TypeScript files. */
+function sourceDirs(dir = src) {
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : [];
+  const own = entries.some((entry) => entry.isFile() && entry.name.endsWith('.ts')) ? [path.relative(src, dir).split(path.sep).join('/')] : [];
+  return [...own, ...entries.filter((entry) => entry.isDirectory()).flatMap((entry) => sourceDirs(path.join(dir, entry.name)))];
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * no-restricted-imports sees the specifier as written, not the file it resolves to, so for each
+ * source directory this spells out every way a relative specifier from there can reach a
+ * forbidden folder: climb k levels (`../` k times, or `./` for none), then walk down.
+ */
+function specifierRegex(fromDir, targetPath) {
+  const from = fromDir === '' ? [] : fromDir.split('/');
+  const target = targetPath.split('/');
+  const ways = [];
+  for (let climb = 0; climb <= from.length; climb += 1) {
+    const base = from.slice(0, from.length - climb);
+    if (!base.every((part, i) => target[i] === part) || target.length <= base.length) continue;
+    const up = climb === 0 ? '\\./' : `(?:\\.\\./){${climb}}`;
+    ways.push(`${up}${escape(target.slice(base.length).join('/'))}`);
+  }
+  return ways.length === 0 ? undefined : `^(?:${ways.join('|')})(?:/|\\.ts$|\\.js$|$)`;
+}
+
+const dirs = sourceDirs();
+const knownFolders = [...new Set([...Object.keys(importTable).filter((key) => !key.endsWith('/*')), ...dirs.map(folderOf)])].sort();
+// The path under src that a folder name stands for (the entry point is a file, not a folder).
+const folderPath = (folder) => (folder === 'extension' ? 'extension' : folder);
+const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
+
+/** One no-restricted-imports block per source directory: a file gets exactly one, so none overrides another. */
+const layerBlocks = dirs.map((dir) => {
+  const folder = folderOf(dir);
+  const row = rowOf(folder) ?? [];
+  const patterns = knownFolders
+    .filter((target) => target !== folder && target !== HELPER_ROOM && !row.some((pattern) => matches(pattern, target)))
+    .flatMap((target) => {
+      const found = specifierRegex(dir, folderPath(target));
+      // Forbidding shared (the protocol) must not forbid shared/system beneath it.
+      const regex = target === 'shared' ? found?.replace('(?:/|', '(?:/(?!system/)|') : found;
+      const message = `${folder} may not import ${target} (the folder table in test/unit/layering.test.ts, docs/architecture.md).`;
+      return regex === undefined ? [] : [{ regex, caseSensitive: true, message }];
+    });
+  const paths = [];
+  if (folder !== 'host' && folder !== 'extension') {
+    paths.push({ name: 'vscode', message: 'Only src/host and src/extension.ts may import vscode; core, providers, cli, shared and webview run without it.' });
+  }
+  // The webview is a browser bundle, and shared is bundled into it.
+  if (folder === 'webview' || folder === 'shared') {
+    const message = 'The webview runs in a browser: no Node built-ins (shared is bundled into it too).';
+    paths.push(...nodeBuiltins.map((name) => ({ name, message })));
+    patterns.push({ regex: '^node:', caseSensitive: true, message });
+  }
+  return {
+    name: `skillwright/layers/${dir === '' ? '(src)' : dir}`,
+    files: [dir === '' ? 'src/*.ts' : `src/${dir}/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
+  };
+});
+
+export default defineConfig(
+  {
+    name: 'skillwright/ignores',
+    ignores: ['out/', 'dist/', 'node_modules/', '.vscode-test/', 'test-results/', 'sample-workspace/', 'coverage/', '**/*.vsix', 'skills-templates/'],
+  },
+  { name: 'skillwright/linter-options', linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  js.configs.recommended,
+  {
+    name: 'skillwright/typescript',
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.strictTypeChecked, tseslint.configs.stylisticTypeChecked],
+    languageOptions: {
+      // The project service picks each file's nearest tsconfig (root, src/webview, bench).
+      parserOptions: { projectService: true, tsconfigRootDir: here },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      // tsc's noUnusedLocals/noUnusedParameters already fail the build; this adds the editor hint
+      // and the same escape hatch (a leading underscore) tsc accepts.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'all', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // Tuned where the strict preset fights the house style rather than finding bugs:
+      // numbers in messages ("3 files") are the point of a template string;
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // `(x) => store.add(x)` in callbacks is idiomatic, and braces would add nothing;
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // records are read with brackets on purpose (`fields['name']`: the key may be missing).
+      '@typescript-eslint/dot-notation': ['error', { allowIndexSignaturePropertyAccess: true }],
+      // It asks for `x!` where strict's no-non-null-assertion forbids `x!`: the two contradict.
+      '@typescript-eslint/non-nullable-type-assertion-style': 'off',
+      // Two strict rules that cost a sixth of the lint's time and find nothing here: the code has
+      // no enums (string unions instead) and builds class instances only with `new`.
+      '@typescript-eslint/no-unsafe-enum-assignment': 'off',
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+    },
+  },
+  {
+    name: 'skillwright/javascript',
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    name: 'skillwright/import-cycles',
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The built-in resolver, taught our extension-less relative imports of .ts files.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js', '.mjs', '.cjs', '.json'] })],
+    },
+    rules: {
+      // Value cycles only: import-x skips `import type` edges, which the layering test checks.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  ...layerBlocks,
+);
