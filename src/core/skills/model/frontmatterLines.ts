@@ -75,7 +75,7 @@ export function readFrontmatterLines(lines: readonly string[], from: number, to:
       continuation.push(lines[i] ?? '');
       i++;
     }
-    while (continuation.length > 0 && continuation[continuation.length - 1]!.trim() === '') {
+    while (continuation.at(-1)?.trim() === '') {
       continuation.pop();
     }
     const value = scalarValue(match.rest, continuation);

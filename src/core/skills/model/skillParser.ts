@@ -61,7 +61,8 @@ export function decodeSkillBytes(bytes: Uint8Array): { text: string; problems: L
   const truncated = bytes.length > MAX_SKILL_BYTES;
   if (truncated) {
     let end = MAX_SKILL_BYTES;
-    while (end > 0 && (bytes[end]! & 0xc0) === 0x80) {
+    // `end` stays below bytes.length.
+    while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) {
       end--;
     }
     slice = bytes.subarray(0, end);
@@ -114,10 +115,10 @@ export function parseSkillText(input: string): ParsedSkill {
   const base = { text, lines, eol };
 
   let open = 0;
-  while (open < lines.length && lines[open]!.trim() === '' && open < 50) {
+  while (open < lines.length && lines[open]?.trim() === '' && open < 50) {
     open++;
   }
-  if (open >= lines.length || lines[open]!.trimEnd() !== '---') {
+  if (open >= lines.length || lines[open]?.trimEnd() !== '---') {
     problems.push(
       finding(
         'SW103',
@@ -143,7 +144,7 @@ export function parseSkillText(input: string): ParsedSkill {
       finding(
         'SW107',
         `The frontmatter starts on line ${open + 1}, after blank lines; agents that read strictly look for \`---\` on the first line. Remove the blank lines above it.`,
-        range(0, 0, open, lines[open]!.length),
+        range(0, 0, open, (lines[open] ?? '').length),
         [{ title: 'Remove the blank lines before the frontmatter', edits: [{ range: range(0, 0, open, 0), newText: '' }] }],
       ),
     );
@@ -151,7 +152,7 @@ export function parseSkillText(input: string): ParsedSkill {
 
   let close = -1;
   for (let i = open + 1; i < lines.length; i++) {
-    if (lines[i]!.trimEnd() === '---') {
+    if (lines[i]?.trimEnd() === '---') {
       close = i;
       break;
     }
@@ -237,15 +238,16 @@ function yamlProblem(error: unknown, lines: readonly string[], first: number, cl
   let hint = '';
   let fixes: QuickFix[] | undefined;
   for (const candidate of [line, line - 1]) {
-    const key = candidate >= first ? matchTopLevelKey(lines[candidate] ?? '') : undefined;
+    const candidateText = lines[candidate] ?? '';
+    const key = candidate >= first ? matchTopLevelKey(candidateText) : undefined;
     if (key && /:\s/.test(key.rest) && !/^["'[{|>&*!]/.test(key.rest)) {
-      const value = lines[candidate]!.slice(lines[candidate]!.indexOf(key.rest));
+      const value = candidateText.slice(candidateText.indexOf(key.rest));
       hint = ` The value of \`${key.key}\` contains ": ", which YAML reads as a second key: put the value in quotes.`;
-      const start = lines[candidate]!.length - value.length;
+      const start = candidateText.length - value.length;
       fixes = [
         {
           title: `Quote the value of ${key.key}`,
-          edits: [{ range: range(candidate, start, candidate, lines[candidate]!.length), newText: yamlQuote(value.trim()) }],
+          edits: [{ range: range(candidate, start, candidate, candidateText.length), newText: yamlQuote(value.trim()) }],
         },
       ];
       break;
@@ -262,8 +264,9 @@ function yamlProblem(error: unknown, lines: readonly string[], first: number, cl
 function tabIndentation(lines: readonly string[], from: number, to: number): LintFinding[] {
   const problems: LintFinding[] = [];
   for (let i = from; i < to; i++) {
-    const tabs = /^[ \t]*\t[ \t]*/.exec(lines[i]!);
-    if (tabs && lines[i]!.trim() !== '') {
+    const line = lines[i] ?? '';
+    const tabs = /^[ \t]*\t[ \t]*/.exec(line);
+    if (tabs && line.trim() !== '') {
       const indent = tabs[0];
       problems.push(
         finding(
@@ -321,8 +324,8 @@ function countByte(bytes: Uint8Array, byte: number, end: number): number {
 /** Offset of the first byte that breaks UTF-8 (overlong forms and surrogates included), or -1. */
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
+  // bytes[i] is undefined exactly when i has reached the end.
+  for (let b = bytes[i]; b !== undefined; b = bytes[i]) {
     if (b < 0x80) {
       i++;
       continue;

@@ -31,11 +31,12 @@ export function keyRange(lines: readonly string[], keyLines: Readonly<Record<str
 export function inlineValueRange(lines: readonly string[], line: number): TextRange | undefined {
   const text = lines[line] ?? '';
   const match = /^(\s*(?:-\s+)?(?:"[^"]*"|'[^']*'|[^\s:"'#][^:]*?)\s*:[ \t]*)(.*)$/.exec(text);
-  if (!match || match[2] === undefined) {
+  const prefix = match?.[1];
+  let value = match?.[2];
+  if (prefix === undefined || value === undefined) {
     return undefined;
   }
-  const start = match[1]!.length;
-  let value = match[2];
+  const start = prefix.length;
   if (!/^["']/.test(value)) {
     const comment = value.search(/\s#/);
     if (comment >= 0) {

@@ -43,43 +43,43 @@ export function workflowGraph(frontmatter: Readonly<Record<string, unknown>>, is
   const list: unknown[] = Array.isArray(raw) ? raw : isPlainObject(raw) && Array.isArray(raw['steps']) ? raw['steps'] : [];
   const items = list.slice(0, MAX_DIAGRAM_STEPS).map((item) => (isPlainObject(item) ? item : {}));
 
-  const ids = uniqueIds(items);
+  const steps = withUniqueIds(items);
   const byWrittenId = new Map<string, string>();
-  items.forEach((item, index) => {
+  for (const { item, id } of steps) {
     const written = writtenId(item);
-    if (written !== undefined && !byWrittenId.has(written)) byWrittenId.set(written, ids[index]!);
-  });
+    if (written !== undefined && !byWrittenId.has(written)) byWrittenId.set(written, id);
+  }
 
-  const predecessors = items.map((item, index) => {
-    const found = new Set<string>();
+  const linked = steps.map(({ item, id }) => {
+    const predecessors = new Set<string>();
     for (const name of [...dependsOn(item['depends_on']), ...referencedSteps(item)]) {
       const target = byWrittenId.get(name);
-      if (target !== undefined && target !== ids[index]) found.add(target);
+      if (target !== undefined && target !== id) predecessors.add(target);
     }
-    return found;
+    return { item, id, predecessors };
   });
 
-  const next = new Map<string, string[]>(ids.map((id) => [id, []]));
-  predecessors.forEach((preds, index) => {
-    for (const pred of preds) next.get(pred)!.push(ids[index]!);
-  });
+  const next = new Map<string, string[]>(linked.map(({ id }) => [id, []]));
+  for (const { id, predecessors } of linked) {
+    for (const pred of predecessors) next.get(pred)!.push(id);
+  }
 
-  const nodes = items.map((item, index): WorkflowNode => {
+  const nodes = linked.map(({ item, id }, index): WorkflowNode => {
     const skill = text(item['skill']);
     const fallbackName = text(item['fallback_skill']);
     const condition = text(item['if']);
     const known = (value: string): boolean => isKnownSkill(skillName(value));
     return {
-      id: ids[index]!,
+      id,
       label: writtenId(item) ?? `step ${index + 1}`,
       ...(skill ? { skill } : {}),
       unknown: skill !== undefined && !known(skill),
       ...(condition ? { condition } : {}),
       ...(fallbackName ? { fallback: known(fallbackName) ? fallbackName : `${fallbackName} (not installed)` } : {}),
-      next: next.get(ids[index]!)!,
+      next: next.get(id)!,
     };
   });
-  return { steps: topologicalOrder(nodes, predecessors), total: list.length };
+  return { steps: topologicalOrder(nodes, linked.map(({ predecessors }) => predecessors)), total: list.length };
 }
 
 /** The skill name of a `skill` value: `name@^1.2` names `name`. */
@@ -92,14 +92,15 @@ function writtenId(item: Readonly<Record<string, unknown>>): string | undefined 
   return text(item['step'] ?? item['id']);
 }
 
-function uniqueIds(items: readonly Readonly<Record<string, unknown>>[]): string[] {
+/** Each step with an id of its own: the written one, `#n` without one, `id (2)` for a repeat. */
+function withUniqueIds<T extends Readonly<Record<string, unknown>>>(items: readonly T[]): { item: T; id: string }[] {
   const used = new Set<string>();
   return items.map((item, index) => {
     const base = writtenId(item) ?? `#${index + 1}`;
     let id = base;
     for (let n = 2; used.has(id); n++) id = `${base} (${n})`;
     used.add(id);
-    return id;
+    return { item, id };
   });
 }
 
@@ -115,7 +116,8 @@ function referencedSteps(item: Readonly<Record<string, unknown>>): string[] {
   const names: string[] = [];
   for (const value of strings) {
     if (!value.includes('steps.')) continue;
-    for (const match of value.matchAll(STEP_REFERENCE)) names.push(match[1]!);
+    // The group always takes part in a match; the check only narrows the type.
+    for (const match of value.matchAll(STEP_REFERENCE)) if (match[1] !== undefined) names.push(match[1]);
   }
   return names;
 }
@@ -144,12 +146,15 @@ function topologicalOrder(nodes: readonly WorkflowNode[], predecessors: readonly
   // Step counts are capped at MAX_DIAGRAM_STEPS, so the quadratic scan for the next ready step is cheap.
   for (;;) {
     const ready = waiting.findIndex((count, index) => count === 0 && !placed[index]);
-    if (ready < 0) break;
+    // `waiting` has a count for each node, so a ready index always names one.
+    const node = nodes[ready];
+    if (!node) break;
     placed[ready] = true;
-    order.push(nodes[ready]!);
-    for (const id of nodes[ready]!.next) {
+    order.push(node);
+    for (const id of node.next) {
       const index = indexOf.get(id)!;
-      waiting[index] = waiting[index]! - 1;
+      const left = waiting[index];
+      if (left !== undefined) waiting[index] = left - 1;
     }
   }
   nodes.forEach((node, index) => {
