@@ -22,9 +22,9 @@ export function lineStarts(text: string): number[] {
 export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
   const starts = lineStarts(text);
   const offset = (line: number, column: number): number => {
-    if (line >= starts.length) return text.length;
-    const start = starts[line]!;
-    const next = line + 1 < starts.length ? starts[line + 1]! : text.length;
+    const start = starts[line];
+    if (start === undefined) return text.length;
+    const next = starts[line + 1] ?? text.length;
     const content = text.slice(start, next).replace(/\r?\n$|\r$/, '').length;
     return start + Math.min(column, content);
   };

@@ -119,15 +119,16 @@ export function checkBody(input: RuleInput): RuleOutput {
   let fence: { char: string; length: number } | undefined;
   for (let i = start; i <= last; i++) {
     const line = lines[i] ?? '';
-    const fenceMatch = FENCE.exec(line);
+    // The group always takes part in a match: `marker` is undefined only on lines that are no fence.
+    const marker = FENCE.exec(line)?.[1];
     if (fence) {
-      if (fenceMatch && fenceMatch[1]![0] === fence.char && fenceMatch[1]!.length >= fence.length && line.trim() === fenceMatch[1]) {
+      if (marker !== undefined && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker) {
         fence = undefined;
       }
       continue;
     }
-    if (fenceMatch) {
-      fence = { char: fenceMatch[1]![0]!, length: fenceMatch[1]!.length };
+    if (marker !== undefined) {
+      fence = { char: marker.charAt(0), length: marker.length };
       continue;
     }
     scanLine(line, i, checks);
@@ -140,13 +141,16 @@ function scanLine(line: string, lineNumber: number, checks: ExistenceCheck[]): v
   // Link targets already checked as links are blanked before looking for bare mentions.
   let mentionText = line;
   const targets: { raw: string; start: number }[] = [];
+  // Both patterns have the `d` flag and a group that always takes part, so the spans exist.
   for (const match of masked.matchAll(INLINE_LINK)) {
-    const [start, end] = match.indices![1]!;
+    const span = match.indices?.[1];
+    if (!span) continue;
+    const [start, end] = span;
     targets.push({ raw: line.slice(start, end), start });
   }
-  const definition = REFERENCE_DEFINITION.exec(masked);
+  const definition = REFERENCE_DEFINITION.exec(masked)?.indices?.[1];
   if (definition) {
-    const [start, end] = definition.indices![1]!;
+    const [start, end] = definition;
     targets.push({ raw: line.slice(start, end), start });
   }
   for (const { raw, start } of targets) {
@@ -166,7 +170,10 @@ function scanLine(line: string, lineNumber: number, checks: ExistenceCheck[]): v
     return;
   }
   for (const match of mentionText.matchAll(MENTION)) {
-    const mention = match[1]!.replace(/[.:]+$/, '');
+    // The group always takes part in a match; the check only narrows the type.
+    const written = match[1];
+    if (written === undefined) continue;
+    const mention = written.replace(/[.:]+$/, '');
     if (!/\.[A-Za-z0-9]{1,10}$/.test(mention) || /\.{2}|…|%|\$/.test(mention) || isPlaceholderPath(mention)) {
       continue;
     }

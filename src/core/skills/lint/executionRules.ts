@@ -38,14 +38,13 @@ export function checkExecution(input: RuleInput): RuleOutput {
     findings.push(finding('SW606', '`output_schema` must be a JSON Schema object (a mapping with `type`, `properties`, …).', valueRange(lines, parsed.keyLines, 'output_schema')));
   }
 
-  const executable = EXECUTION_KEYS.filter(has);
-  if (executable.length > 0 && !has('permissions')) {
-    const key = executable[0]!;
+  const [runKey] = EXECUTION_KEYS.filter(has);
+  if (runKey !== undefined && !has('permissions')) {
     findings.push(
       finding(
         'SW603',
-        `This skill runs (\`${key}\`) but declares no \`permissions\`. Skillwright denies by default, so declare what it needs (files, network, commands) under \`permissions:\`.`,
-        keyRange(lines, parsed.keyLines, key, input.anchorLine),
+        `This skill runs (\`${runKey}\`) but declares no \`permissions\`. Skillwright denies by default, so declare what it needs (files, network, commands) under \`permissions:\`.`,
+        keyRange(lines, parsed.keyLines, runKey, input.anchorLine),
       ),
     );
   }

@@ -36,12 +36,16 @@ function threatRange(lines: readonly string[], starts: readonly number[], index:
   let high = starts.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= index) low = mid;
+    // low < mid <= high < length: the start exists, the check only narrows the type.
+    const start = starts[mid];
+    if (start === undefined) break;
+    if (start <= index) low = mid;
     else high = mid - 1;
   }
   const line = Math.min(low, lines.length - 1);
   const text = lines[line] ?? '';
-  const column = Math.min(index - starts[low]!, text.length);
+  // starts always holds 0 for the first line.
+  const column = Math.min(index - (starts[low] ?? 0), text.length);
   const end = Math.max(text.trimEnd().length, Math.min(column + 1, text.length));
   return range(line, column, line, end);
 }

@@ -28,7 +28,9 @@ export function hasWhenToUseSignal(description: string): boolean {
     return true;
   }
   for (const match of text.matchAll(FOR_GERUND)) {
-    if (!NOT_GERUNDS.has(match[1]!.toLowerCase())) {
+    // The group always takes part in a match; the check only narrows the type.
+    const word = match[1];
+    if (word !== undefined && !NOT_GERUNDS.has(word.toLowerCase())) {
       return true;
     }
   }

@@ -38,10 +38,11 @@ function itemLines(lines: readonly string[], from: number, to: number): number[]
   const starts: number[] = [];
   let indent = -1;
   for (let i = from; i < to; i++) {
-    const match = /^([ \t]*)-(?:[ \t]|$)/.exec(lines[i] ?? '');
-    if (!match) continue;
-    if (indent < 0) indent = match[1]!.length;
-    if (match[1]!.length === indent) starts.push(i);
+    // The group always takes part in a match: `lead` is undefined only on lines that are no item.
+    const lead = /^([ \t]*)-(?:[ \t]|$)/.exec(lines[i] ?? '')?.[1];
+    if (lead === undefined) continue;
+    if (indent < 0) indent = lead.length;
+    if (lead.length === indent) starts.push(i);
   }
   return starts;
 }
@@ -82,7 +83,8 @@ export function checkWorkflow(input: RuleInput): LintFinding[] {
       index,
       data,
       ...(typeof rawId === 'string' && rawId !== '' ? { id: rawId } : {}),
-      start: located ? starts[index]! : -1,
+      // `located` means one start per step, so `?? -1` (not located) is never used.
+      start: located ? (starts[index] ?? -1) : -1,
       end: located ? (starts[index + 1] ?? blockTo) : -1,
     };
   });
@@ -133,8 +135,9 @@ export function checkWorkflow(input: RuleInput): LintFinding[] {
         if (problem) {
           findings.push(finding('SW704', problem, stepRange(ctx, step, match[0])));
         } else {
-          const target = /^\s*steps\.([A-Za-z0-9_-]+)\./.exec(match[1]!);
-          if (target) deps.add(target[1]!);
+          // Both groups always take part in their matches; the checks only narrow the types.
+          const dependency = /^\s*steps\.([A-Za-z0-9_-]+)\./.exec(match[1] ?? '')?.[1];
+          if (dependency !== undefined) deps.add(dependency);
         }
       }
     }
@@ -146,21 +149,22 @@ export function checkWorkflow(input: RuleInput): LintFinding[] {
 
 function referenceProblem(match: RegExpMatchArray, step: Step, ids: ReadonlyMap<string, Step>, inputNames: ReadonlySet<string> | undefined): string | undefined {
   const whole = match[0];
-  const inner = match[1]!.trim();
+  // The groups below always take part in their matches; the fallbacks and checks only narrow the types.
+  const inner = (match[1] ?? '').trim();
   const forms = 'Valid forms are ${input.<parameter>} and ${steps.<step id>.output…}.';
   if (!whole.endsWith('}')) {
     return `The reference "${whole}" is not closed with "}". ${forms}`;
   }
-  const inputRef = /^input\.([A-Za-z_][\w-]*)(?:[.[].*)?$/.exec(inner);
-  if (inputRef) {
-    if (inputNames && !inputNames.has(inputRef[1]!)) {
-      return `${whole} names the input "${inputRef[1]}", which \`input_schema\` does not declare (it has: ${[...inputNames].join(', ') || 'nothing'}). Add it to input_schema.properties or fix the name.`;
+  const inputName = /^input\.([A-Za-z_][\w-]*)(?:[.[].*)?$/.exec(inner)?.[1];
+  if (inputName !== undefined) {
+    if (inputNames && !inputNames.has(inputName)) {
+      return `${whole} names the input "${inputName}", which \`input_schema\` does not declare (it has: ${[...inputNames].join(', ') || 'nothing'}). Add it to input_schema.properties or fix the name.`;
     }
     return undefined;
   }
   const stepRef = /^steps\.([^.\s[]+)(\..*)?$/.exec(inner);
-  if (stepRef) {
-    const id = stepRef[1]!;
+  const id = stepRef?.[1];
+  if (stepRef && id !== undefined) {
     if (!ids.has(id)) {
       return `${whole} refers to step "${id}", which this workflow does not declare. ${forms}`;
     }
@@ -237,8 +241,7 @@ function findCycles(ctx: Located, edges: ReadonlyMap<string, ReadonlySet<string>
     if (state.has(root)) continue;
     const stack: { id: string; next: Iterator<string> }[] = [{ id: root, next: (edges.get(root) ?? new Set<string>()).values() }];
     state.set(root, 'active');
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
+    for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
       const step = top.next.next();
       if (step.done) {
         state.set(top.id, 'done');

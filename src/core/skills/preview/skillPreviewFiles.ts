@@ -34,7 +34,8 @@ export async function previewLinkedFiles(fs: FileSystemPort, skillDir: string, p
   const listing = await listSkillFiles(fs, skillDir);
   const present = new Set(listing.files.map((file) => file.path));
   for (const file of listing.files) {
-    if (!SUPPORT.has(file.path.split('/')[0]!)) continue;
+    // split always returns at least one piece.
+    if (!SUPPORT.has(file.path.split('/')[0] ?? file.path)) continue;
     addFolders(file.path);
     entries.set(file.path, { path: file.path, exists: true, isFolder: false });
   }
