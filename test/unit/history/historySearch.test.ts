@@ -39,7 +39,7 @@ describe('searchHistory (the History tab search)', function () {
   it('marks accent- and case-insensitive matches as the index found them', async () => {
     const results = await searchHistory(index, 'CAFE');
     assert.deepEqual(results.sessions.map((session) => session.id), ['s-cafe']);
-    const words = results.sessions[0]!.hits.flatMap((hit) => markedWords(hit.snippet));
+    const words = (results.sessions[0] ?? assert.fail('no session found')).hits.flatMap((hit) => markedWords(hit.snippet));
     assert.ok(words.includes('Café'), words.join(','));
     assert.ok(words.every((word) => /^caf[eé]$/i.test(word)), words.join(','));
   });

@@ -99,7 +99,7 @@ describe('lint over the real-world corpus (../shared/corpus)', function () {
         assert.ok(f.message.length > 20, `${item.id} ${f.code} message`);
         const { startLine, startColumn, endLine, endColumn } = f.range;
         assert.ok(startLine >= 0 && endLine < item.parsed.lines.length && startLine <= endLine, `${item.id} ${f.code} lines`);
-        assert.ok(startColumn >= 0 && endColumn <= item.parsed.lines[endLine]!.length, `${item.id} ${f.code} columns`);
+        assert.ok(startColumn >= 0 && endColumn <= (item.parsed.lines[endLine] ?? assert.fail(`${item.id} ${f.code} end line`)).length, `${item.id} ${f.code} columns`);
       }
     }
   });
@@ -119,7 +119,7 @@ describe('lint over the real-world corpus (../shared/corpus)', function () {
     const strictLinks = linted.flatMap((item) => item.strictFindings.filter((f) => f.code === 'SW503').map((f) => ({ item, f })));
     assert.ok(strictLinks.length > 300, 'links to omitted files are reported when only the disk counts');
     for (const { item, f } of strictLinks) {
-      const target = /"([^"]+)"/.exec(f.message)![1]!.replace(/[?#].*$/, '');
+      const target = (/"([^"]+)"/.exec(f.message)?.[1] ?? assert.fail(`${item.id}: no quoted target in ${f.message}`)).replace(/[?#].*$/, '');
       const resolved = path.resolve(path.join(corpus, path.dirname(item.id)), decodeURIComponent(target));
       assert.ok(omitted.has(resolved), `${item.id}: ${target} is neither on disk nor omitted`);
     }
@@ -147,7 +147,7 @@ describe('lint over the real-world corpus (../shared/corpus)', function () {
     const section = docs.slice(docs.indexOf('## Findings on the corpus'));
     const documented = new Map<string, number>();
     for (const match of section.matchAll(/^\| (SW\d{3}) \| [a-z]+ \| (\d+) \| (\d+) \|/gm)) {
-      documented.set(match[1]!, Number(match[2]));
+      documented.set(match[1] ?? assert.fail('the code group always takes part in a match'), Number(match[2]));
     }
     const counted = countsByCode(linted, (item) => item.findings);
     for (const rule of LINT_RULES) {

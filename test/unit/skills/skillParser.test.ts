@@ -68,9 +68,10 @@ describe('parseSkillText', () => {
     const [problem] = parsed.problems;
     assert.equal(problem?.code, 'SW105');
     assert.equal(problem?.range.startLine, 2);
-    assert.match(problem!.message, /line 3/);
-    assert.match(problem!.message, /quotes/);
-    const fixed = parseSkillText(applyTextEdits(text, problem!.fixes![0]!.edits));
+    assert.ok(problem);
+    assert.match(problem.message, /line 3/);
+    assert.match(problem.message, /quotes/);
+    const fixed = parseSkillText(applyTextEdits(text, problem.fixes?.[0]?.edits ?? assert.fail('no quick fix')));
     assert.deepEqual(fixed.problems, []);
     assert.equal(fixed.fallbackUsed, false);
     assert.equal(fixed.frontmatter['description'], 'Use this: when X happens');
@@ -95,7 +96,7 @@ describe('parseSkillText', () => {
     const parsed = parseSkillText(text);
     assert.deepEqual(codes(parsed.problems), ['SW108']);
     assert.deepEqual(parsed.problems[0]?.range, { startLine: 3, startColumn: 0, endLine: 3, endColumn: 1 });
-    const fixed = parseSkillText(applyTextEdits(text, parsed.problems[0]!.fixes![0]!.edits));
+    const fixed = parseSkillText(applyTextEdits(text, parsed.problems[0]?.fixes?.[0]?.edits ?? assert.fail('no quick fix')));
     assert.deepEqual(fixed.problems, []);
     assert.deepEqual(fixed.frontmatter['metadata'], { author: 'jane' });
   });
@@ -106,7 +107,7 @@ describe('parseSkillText', () => {
     assert.deepEqual(codes(parsed.problems), ['SW104']);
     assert.equal(parsed.frontmatter['name'], 'open-ended');
     assert.equal(parsed.bodyStartLine, 3);
-    const fixed = parseSkillText(applyTextEdits(text, parsed.problems[0]!.fixes![0]!.edits));
+    const fixed = parseSkillText(applyTextEdits(text, parsed.problems[0]?.fixes?.[0]?.edits ?? assert.fail('no quick fix')));
     assert.deepEqual(fixed.problems, []);
     assert.equal(fixed.frontmatter['description'], 'Use when testing.');
     assert.equal(fixed.body.trim(), '# Body');
@@ -122,7 +123,7 @@ describe('parseSkillText', () => {
     const parsed = parseSkillText(text);
     assert.equal(parsed.frontmatter['name'], 'late');
     assert.deepEqual(codes(parsed.problems), ['SW107']);
-    assert.deepEqual(parseSkillText(applyTextEdits(text, parsed.problems[0]!.fixes![0]!.edits)).problems, []);
+    assert.deepEqual(parseSkillText(applyTextEdits(text, parsed.problems[0]?.fixes?.[0]?.edits ?? assert.fail('no quick fix'))).problems, []);
   });
 
   it('never evaluates ---js frontmatter (gray-matter would)', () => {
@@ -164,7 +165,7 @@ describe('decodeSkillBytes', () => {
     const bytes = utf8(text);
     const parsed = parseSkillBytes(bytes);
     assert.deepEqual(codes(parsed.problems), ['SW102']);
-    assert.ok(parsed.problems[0]!.message.includes(`${bytes.length.toLocaleString('en-US')} bytes`));
+    assert.ok(parsed.problems[0]?.message.includes(`${bytes.length.toLocaleString('en-US')} bytes`));
     assert.ok(utf8(parsed.text).length <= MAX_SKILL_BYTES);
     assert.ok(parsed.text.endsWith('indeed. ü'));
     assert.equal(parsed.frontmatter['name'], 'huge');

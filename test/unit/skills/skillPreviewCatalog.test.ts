@@ -44,7 +44,8 @@ describe('previewCatalogLine (the catalog line the preview shows)', () => {
     let found: { budget: number; name: string } | undefined;
     for (let budget = 3000; budget > 300 && !found; budget -= 20) {
       const catalog = buildCatalog(records, { budgetTokens: budget });
-      if (catalog.collapsed.length === 0 && catalog.omitted.length === 0 && catalog.shortened.length > 0) found = { budget, name: catalog.shortened[0]! };
+      const [shortened] = catalog.shortened;
+      if (catalog.collapsed.length === 0 && catalog.omitted.length === 0 && shortened !== undefined) found = { budget, name: shortened };
     }
     assert.ok(found, 'some budget shortens descriptions without collapsing categories');
     const catalog = buildCatalog(records, { budgetTokens: found.budget });
@@ -64,7 +65,7 @@ describe('previewCatalogLine (the catalog line the preview shows)', () => {
     const member = records.find((record) => collapsedCatalog.namesOnly.includes(record.name))!;
     const lines = previewCatalogLine(input(member, records, { catalog: collapsedCatalog })).split('\n');
     assert.equal(lines[0], `### ${member.category} (names only)`);
-    assert.ok(lines[1]!.split(', ').includes(member.name));
+    assert.ok((lines[1] ?? assert.fail('no names line')).split(', ').includes(member.name));
 
     const tiny = buildCatalog(records, { budgetTokens: 200 });
     const left = records.find((record) => tiny.omitted.includes(record.name))!;

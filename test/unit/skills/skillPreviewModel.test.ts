@@ -88,7 +88,7 @@ describe('buildSkillPreview', function () {
     assert.equal(report?.unknown, true);
     const finding = edited.findings.find((f) => f.code === 'SW703');
     assert.ok(finding, 'the lint reports the unknown skill');
-    assert.match(typed.split('\n')[finding.line!]!, /publish-notes/);
+    assert.match(typed.split('\n')[finding.line!] ?? assert.fail('no line at the finding'), /publish-notes/);
   });
 
   it('shows the body with a parse error when the frontmatter is broken', async () => {
