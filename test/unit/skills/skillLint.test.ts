@@ -59,8 +59,9 @@ describe('lintSkill', () => {
     const found = await lint(text);
     assert.deepEqual(found.map((f) => f.code), ['SW202', 'SW105', 'SW401', 'SW501']);
     for (let i = 1; i < found.length; i++) {
-      const a = found[i - 1]!.range;
-      const b = found[i]!.range;
+      const a = found[i - 1]?.range;
+      const b = found[i]?.range;
+      assert.ok(a && b);
       assert.ok(a.startLine < b.startLine || (a.startLine === b.startLine && a.startColumn <= b.startColumn));
     }
   });
@@ -320,8 +321,8 @@ describe('lintSkill', () => {
       const text = skill('', 'See [the guide](references/guide.md#setup) and ![logo](assets/logo.png).\n');
       const found = await only('SW503', text, { files: ['assets/logo.png'] });
       assert.equal(found.length, 1);
-      assert.deepEqual(found[0]!.range, { startLine: 4, startColumn: 16, endLine: 4, endColumn: 41 });
-      assert.match(found[0]!.message, /references\/guide\.md#setup/);
+      assert.deepEqual(found[0]?.range, { startLine: 4, startColumn: 16, endLine: 4, endColumn: 41 });
+      assert.match(found[0]?.message ?? '', /references\/guide\.md#setup/);
     });
 
     it('SW503 ignores URLs, anchors, mailto, placeholders, code spans and fenced code', async () => {
@@ -343,14 +344,14 @@ describe('lintSkill', () => {
       const body = '[guide][g]\n\n[g]: references/missing%20file.md\n[ok](references/my%20notes.md)\n';
       const found = await only('SW503', skill('', body), { files: ['references/my notes.md'] });
       assert.equal(found.length, 1);
-      assert.equal(found[0]!.range.startLine, 6);
+      assert.equal(found[0]?.range.startLine, 6);
     });
 
     it('SW504 fires for a support-folder path mentioned in prose or inline code that does not exist', async () => {
       const text = skill('', 'Run `python scripts/extract.py input.pdf`, then read references/forms.md.\n');
       const found = await only('SW504', text, { files: ['references/forms.md'] });
       assert.equal(found.length, 1);
-      assert.deepEqual(found[0]!.range, { startLine: 4, startColumn: 12, endLine: 4, endColumn: 30 });
+      assert.deepEqual(found[0]?.range, { startLine: 4, startColumn: 12, endLine: 4, endColumn: 30 });
     });
 
     it('SW504 ignores folders, placeholders, illustrations and other skills\' paths', async () => {
@@ -455,7 +456,7 @@ describe('lintSkill', () => {
       const found = await only('SW704', flow(steps, withSchema), { skills: installed });
       assert.equal(found.length, 5);
       assert.deepEqual(found.map((f) => f.range.startLine), [14, 15, 16, 17, 18]);
-      assert.match(found[0]!.message, /does not declare/);
+      assert.match(found[0]?.message ?? '', /does not declare/);
     });
 
     it('SW704 accepts any input name when there is no input_schema, and later steps by id', async () => {
@@ -465,7 +466,7 @@ describe('lintSkill', () => {
 
     it('SW705 fires when no installed version matches the range', async () => {
       const [found] = await only('SW705', flow('  - step: a\n    skill: summarize@^1.0.0\n'), { skills: installed });
-      assert.match(found!.message, /installed: 2\.1\.0/);
+      assert.match(found?.message ?? '', /installed: 2\.1\.0/);
       assert.deepEqual(await codes(flow('  - step: a\n    skill: summarize\n    version: not-a-range!\n'), { skills: installed }), ['SW705']);
       assert.deepEqual(await codes(flow('  - step: a\n    skill: summarize\n    version: ">=2"\n'), { skills: installed }), []);
     });
@@ -474,7 +475,7 @@ describe('lintSkill', () => {
       const steps = '  - step: a\n    skill: fetch-url\n    depends_on: b\n  - step: b\n    skill: fetch-url\n    with:\n      x: ${steps.a.output}\n';
       const found = await only('SW706', flow(steps), { skills: installed });
       assert.equal(found.length, 1);
-      assert.match(found[0]!.message, /a → b → a/);
+      assert.match(found[0]?.message ?? '', /a → b → a/);
     });
 
     it('SW707 fires when depends_on names an unknown step', async () => {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { SkillRoot } from '../../base/skillRoots';
+import type { SkillRoot, SkillScope } from '../../base/skillRoots';
 import { checkDraft } from './skillDraftCheck';
 import { parseSkillText } from '../model/skillParser';
 import { checkCategory, isInside, qualifiedName, resolveInSkill, skillNameProblem } from '../model/skillPaths';
@@ -83,12 +83,12 @@ export async function finalizeDraft(text: string, scope: DraftScope, category: s
       return refuse(`category "${checkedCategory.value}" is inside the skill "${path.relative(root.path, parent).split(path.sep).join('/')}"; choose a category that is not a skill`);
     }
   }
-  const rank: Record<string, number> = { project: 0, user: 1, other: 2 };
+  const rank: Readonly<Record<SkillScope, number>> = { project: 0, user: 1, other: 2 };
   const warnings = ctx.index
     .active()
     .filter((record) => record.name === name)
     .map((other) =>
-      (rank[other.scope] ?? 3) < rank[scope]!
+      rank[other.scope] < rank[scope]
         ? `the skill "${name}" in ${other.root.label} takes precedence, so this one would stay hidden; choose another name`
         : `this skill would take precedence over the skill "${name}" in ${other.root.label}`,
     );

@@ -111,7 +111,8 @@ function checkDuplicateName(input: RuleInput): LintFinding[] {
     ...others.map((entry) => ({ entry, order: all.indexOf(entry) })),
     { entry: self, order: selfOrder < 0 ? Number.MAX_SAFE_INTEGER : selfOrder },
   ].sort((a, b) => (SCOPE_RANK[a.entry.scope] ?? 3) - (SCOPE_RANK[b.entry.scope] ?? 3) || a.order - b.order);
-  const winner = ordered[0]!.entry;
+  // `self` is always in the list, so the fallback only satisfies the type checker.
+  const winner = ordered[0]?.entry ?? self;
   const list = others.map((entry) => `${entry.file} (${entry.scope})`).join(', ');
   const message =
     winner === self
