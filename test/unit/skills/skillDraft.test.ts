@@ -18,8 +18,8 @@ function hugeSession(): TranscriptBuilder {
   return builder;
 }
 
-/** Transcripts of every shape the drafter must cope with, by label. */
-const transcripts: Record<string, () => TranscriptFacts> = {
+/** Transcripts of every shape the drafter must cope with, by label (`satisfies` keeps the labels as keys, so a lookup is checked). */
+const transcripts = {
   'parser fix': () => transcriptFacts(parserFixSession()),
   empty: () => transcriptFacts(new TranscriptBuilder().session()),
   'huge (1,500 turns)': () => transcriptFacts(hugeSession().session()),
@@ -67,7 +67,7 @@ const transcripts: Record<string, () => TranscriptFacts> = {
     transcriptFacts(new TranscriptBuilder().user('How do I release a new version?').say('1. Bump the version in package.json\n2. Tag it with `git tag v1.2.3`\n3. Push the tag').session()),
   'shell selection': () => transcriptFacts(undefined, { text: '# Reset the local database\ndropdb app_dev\ncreatedb app_dev\nnpm run seed\n', file: 'scripts/reset-db.sh', languageId: 'shellscript' }),
   'prose selection': () => transcriptFacts(undefined, { text: 'When the nightly job fails, check the queue length first and restart the worker.\n```\nuse ````four```` ticks\n```', file: 'NOTES.md' }),
-};
+} satisfies Record<string, () => TranscriptFacts>;
 
 describe('draftSkill (deterministic)', () => {
   for (const [label, facts] of Object.entries(transcripts)) {
@@ -88,7 +88,7 @@ describe('draftSkill (deterministic)', () => {
   }
 
   it('fills the sections from the facts: the agent\'s name, the steps in order, the fix, the check', () => {
-    const draft = draftSkill(transcripts['parser fix']!());
+    const draft = draftSkill(transcripts['parser fix']());
     assert.equal(draft.name, 'fix-parser-tests');
     assert.equal(draft.description, 'Fix the failing parser tests. Use when the user asks for this again or for something similar.');
     assert.match(draft.text, /## Steps\n1\. Read `src\/parser\.ts` and `test\/parser\.test\.ts`\.\n2\. Run `npm test`\. It failed at first; see Pitfalls for what fixed it\.\n3\. Edit `src\/parser\.ts`\.\n\n/);
@@ -99,22 +99,22 @@ describe('draftSkill (deterministic)', () => {
   it('derives a name from the request when the agent suggested none, and falls back when the words are not Latin', () => {
     const facts = transcriptFacts(new TranscriptBuilder().user('Please can you regenerate the OpenAPI client for the billing service?').session());
     assert.equal(draftName(facts), 'regenerate-openapi-client-billing-service');
-    assert.equal(draftName(transcripts['non-English']!()), 'npm-run', 'from the first command when the request has no Latin words');
-    assert.equal(draftName(transcripts.empty!()), 'saved-session');
+    assert.equal(draftName(transcripts['non-English']()), 'npm-run', 'from the first command when the request has no Latin words');
+    assert.equal(draftName(transcripts.empty()), 'saved-session');
     // Stop words are English ones; accents are folded.
-    assert.equal(draftName(transcripts['German with accents']!()), 'bitte-ubersetze-die-uberschriften-readme');
+    assert.equal(draftName(transcripts['German with accents']()), 'bitte-ubersetze-die-uberschriften-readme');
     assert.equal(draftSkill(facts, { name: 'Not Valid' }).name, 'regenerate-openapi-client-billing-service', 'an invalid name option is ignored');
     assert.equal(draftSkill(facts, { name: 'billing-client' }).name, 'billing-client');
   });
 
   it('says so when every action failed, and lists the unresolved failures', () => {
-    const draft = draftSkill(transcripts['only failures']!());
+    const draft = draftSkill(transcripts['only failures']());
     assert.match(draft.text, /Every action in the session failed, so these steps are what was tried/);
     assert.equal((draft.text.match(/The session did not resolve this\./g) ?? []).length, 3);
   });
 
   it('leaves out the lines the threat scanner flags, naming the pattern, instead of failing the lint', () => {
-    const draft = draftSkill(transcripts['threats in the transcript']!());
+    const draft = draftSkill(transcripts['threats in the transcript']());
     assert.doesNotMatch(draft.text, /id_rsa|paste\.example|Ignore all previous|Do not tell the user/i);
     assert.match(draft.text, /\(Left out: this line matched the threat pattern "secret-file-read"; see the session if it is needed\.\)/);
     assert.match(draft.text, /"exfil-env-dump"/);
@@ -125,14 +125,14 @@ describe('draftSkill (deterministic)', () => {
   });
 
   it('uses the reply\'s own list as steps when the session had no tool calls', () => {
-    const draft = draftSkill(transcripts['prose answer, no tools']!());
+    const draft = draftSkill(transcripts['prose answer, no tools']());
     assert.match(draft.text, /## Steps\n1\. Bump the version in package\.json\n2\. Tag it with `git tag v1\.2\.3`\n3\. Push the tag\n/);
   });
 
   it('quotes a selection in a fence it cannot close, and runs its commands as steps', () => {
-    const prose = draftSkill(transcripts['prose selection']!());
+    const prose = draftSkill(transcripts['prose selection']());
     assert.match(prose.text, /`````\nWhen the nightly job fails[\s\S]*\n`````\n/);
-    const shell = draftSkill(transcripts['shell selection']!());
+    const shell = draftSkill(transcripts['shell selection']());
     assert.equal(shell.name, 'reset-local-database');
     assert.match(shell.text, /1\. Run `dropdb app_dev`\.\n2\. Run `createdb app_dev`\.\n3\. Run `npm run seed`\./);
   });
