@@ -180,6 +180,43 @@ export default defineConfig(
     },
   },
   {
+    // Rules whose findings predate ESLint here. They stay visible as warnings in every run (the
+    // count is in the lint output) and are paid down file by file; new code should not add to
+    // them. Layering, cycles, type imports, `any` and the promise rules are errors (docs/decisions.md).
+    name: 'skillwright/debt',
+    files: ['**/*.ts'],
+    rules: Object.fromEntries(
+      [
+        '@typescript-eslint/no-unnecessary-condition',
+        '@typescript-eslint/no-non-null-assertion',
+        '@typescript-eslint/require-await',
+        '@typescript-eslint/no-unnecessary-type-assertion',
+        '@typescript-eslint/no-base-to-string',
+        '@typescript-eslint/restrict-template-expressions',
+        '@typescript-eslint/prefer-for-of',
+        '@typescript-eslint/consistent-type-definitions',
+        '@typescript-eslint/consistent-indexed-object-style',
+        '@typescript-eslint/array-type',
+        '@typescript-eslint/no-invalid-void-type',
+        '@typescript-eslint/no-empty-object-type',
+        '@typescript-eslint/no-dynamic-delete',
+        '@typescript-eslint/no-require-imports',
+        'no-useless-assignment',
+        'no-misleading-character-class',
+        'preserve-caught-error',
+        'no-regex-spaces',
+        'no-useless-escape',
+        'require-yield',
+      ].map((rule) => [rule, 'warn']),
+    ),
+  },
+  {
+    // Path, file-name and threat checks match control characters on purpose.
+    name: 'skillwright/control-characters',
+    files: ['**/*.ts'],
+    rules: { 'no-control-regex': 'off' },
+  },
+  {
     name: 'skillwright/javascript',
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: { globals: globals.node },

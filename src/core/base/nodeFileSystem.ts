@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -11,7 +12,7 @@ export function typeOf(entry: { isFile(): boolean; isDirectory(): boolean; isSym
   return 'other';
 }
 
-async function statWith(fn: (p: string) => Promise<import('node:fs').Stats>, p: string): Promise<FileStat | undefined> {
+async function statWith(fn: (p: string) => Promise<Stats>, p: string): Promise<FileStat | undefined> {
   try {
     const stat = await fn(p);
     return { type: typeOf(stat), size: stat.size, mtimeMs: stat.mtimeMs };

@@ -9,6 +9,7 @@ import { MAX_RESULT_CHARS, SESSION_SEARCH_TOOL, runSessionSearch } from '../../.
 import { SessionFixture } from './sessionFixture';
 
 // Tool results are plain JSON; the tests read them loosely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- results are navigated deep without a schema in these tests
 type Json = Record<string, any>;
 
 describe('session_search tool', function () {
