@@ -138,11 +138,16 @@ describe('SKILL.md preview in a real VS Code', () => {
 
   it('comes back after a window reload: the panel VS Code recreates, with the state its webview kept, is the live preview again', async () => {
     const file = skillFile('ops', 'count-files');
-    // What the workbench does on reload: a panel of the preview's view type, with the options it had
-    // (none here, to show the preview sets its own), handed to the serializer the extension registered.
-    const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'Skill Preview', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, {});
+    // What the workbench does on reload: a panel of the preview's view type, with the options it was
+    // created with, handed to the serializer the extension registered with the webview's state.
+    const extensionUri = vscode.extensions.getExtension(EXTENSION_ID)?.extensionUri;
+    assert.ok(extensionUri);
+    const options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+    const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'Skill Preview', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, options);
     await api.preview.serializer.deserializeWebviewPanel(panel, { file, preview: { file, stale: true } });
-    const model = await until('the restored preview to say ready with its skill', () => api.preview.isReady && api.preview.current?.file === file && api.preview.current);
+    const model = await until('the restored preview to say ready with its skill', () => api.preview.isReady && api.preview.current?.file === file && api.preview.current).catch((error: Error) =>
+      assert.fail(`${error.message}: ready ${String(api.preview.isReady)}, showing ${String(api.preview.file)}, model of ${String(api.preview.current?.file)}, panel visible ${String(panel.visible)}`),
+    );
     assert.equal(model.card.name, 'count-files');
     assert.equal(panel.title, 'Preview count-files');
     assert.equal(api.preview.html, panel.webview.html);
