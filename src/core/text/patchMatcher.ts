@@ -1,3 +1,4 @@
+import { lineAt, lineStarts } from './lines';
 /**
  * The patch matcher behind `skill_manage(action: "patch")` (and the workspace edit tool).
  * Models copy text with drifted indentation and whitespace, so matching is tried in three passes
@@ -79,25 +80,7 @@ function reindentLike(newLines: readonly string[], oldLines: readonly string[], 
   });
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function lineNumberAt(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    // low < mid <= high < length: the start exists, the check only narrows the type.
-    const start = starts[mid];
-    if (start === undefined) break;
-    if (start <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low + 1;
-}
+const lineNumberAt = (starts: readonly number[], offset: number): number => lineAt(starts, offset) + 1;
 
 function exactMatches(text: string, oldString: string, newString: string): Match[] {
   const matches: Match[] = [];

@@ -1,3 +1,4 @@
+import { lineAt } from '../../text/lines';
 import { scanText } from '../../security/threatScanner';
 import { STOP_WORDS } from '../search/searchText';
 import { clipWords as clip, oneLine } from '../../text/clip';
@@ -265,6 +266,7 @@ function withoutThreats(text: string, description: string): { text: string; desc
   for (let round = 0; round < 3; round++) {
     const { findings } = scanText(lines.join('\n'), { context: 'skill' });
     if (findings.length === 0) break;
+    // The lines were split on LF only, so their starts are counted the same way.
     const starts: number[] = [];
     let offset = 0;
     for (const line of lines) {
@@ -273,9 +275,7 @@ function withoutThreats(text: string, description: string): { text: string; desc
     }
     const flagged = new Map<number, string>();
     for (const finding of findings) {
-      let line = starts.length - 1;
-      // 0 < line < starts.length, so `?? 0` (which would stop the walk) is never used.
-      while (line > 0 && (starts[line] ?? 0) > finding.index) line--;
+      const line = lineAt(starts, finding.index);
       if (!flagged.has(line)) flagged.set(line, finding.id);
     }
     lines = lines.map((line, i) => {

@@ -1,19 +1,5 @@
+import { lineStarts } from '../../text/lines';
 import type { TextEdit } from '../model/skillTypes';
-
-/** Offsets where each line starts, counting CRLF, LF and lone CR as VS Code (and the parser) does. */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (char === 13 /* \r */) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    } else if (char === 10 /* \n */) {
-      starts.push(i + 1);
-    }
-  }
-  return starts;
-}
 
 /**
  * Applies a quick fix's edits to a text (for the CLI's --fix and for tests; the editor applies

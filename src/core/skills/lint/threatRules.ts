@@ -5,7 +5,7 @@ import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
 import { range } from '../model/textRanges';
-import { lineStarts } from './applyTextEdits';
+import { lineStarts } from '../../text/lines';
 
 /**
  * SW901: the threat scanner over the whole SKILL.md, frontmatter and body together. A skill's text
