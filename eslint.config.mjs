@@ -17,44 +17,8 @@ const src = path.join(here, 'src');
 // --- The folder table: a copy of `importTable` in test/unit/layering.test.ts (keep in step). ---
 // A folder may always import itself, npm packages and Node built-ins. `x/*` means any folder
 // below x. A key `x/*` is the row for rooms of x without their own row.
-/** The helper room every layer may import (a leaf: its own row is empty). */
-const HELPER_ROOM = 'shared/system';
-
-const coreFeatureBase = ['core/base', 'core/text', 'core/llm', 'core/toolkit', 'core/security'];
-const skillsBase = [...coreFeatureBase, 'core/sessions'];
-const skillsEdges = {
-  model: [],
-  lint: ['model', 'index'],
-  index: ['model'],
-  search: ['model'],
-  catalog: ['model', 'search', 'index'],
-  tools: ['model', 'index', 'search', 'lint', 'catalog'],
-  draft: ['model', 'lint', 'search', 'tools', 'catalog', 'index'],
-  preview: ['model', 'lint', 'catalog'],
-};
-const importTable = {
-  [HELPER_ROOM]: [],
-  'core/base': [],
-  'core/text': ['core/base'],
-  'core/llm': ['core/base', 'core/text'],
-  'core/toolkit': ['core/base', 'core/text', 'core/llm'],
-  'core/security': ['core/base', 'core/text'],
-  'core/memory': coreFeatureBase,
-  'core/sessions': coreFeatureBase,
-  'core/tools': coreFeatureBase,
-  'core/skills/*': skillsBase,
-  ...Object.fromEntries(
-    Object.entries(skillsEdges).map(([room, targets]) => [`core/skills/${room}`, [...skillsBase, ...targets.map((t) => `core/skills/${t}`)]]),
-  ),
-  'core/execution': [...coreFeatureBase, 'core/skills/*'],
-  'core/agent': ['core/*'],
-  providers: ['core/base', 'core/text', 'core/llm'],
-  cli: ['core/*', 'providers'],
-  shared: [],
-  webview: ['shared'],
-  host: ['core/*', 'providers', 'shared'],
-  extension: ['host'],
-};
+// The folder table, shared with test/unit/layering.test.ts (one definition, two enforcers).
+const { helperRoom: HELPER_ROOM, rows: importTable } = JSON.parse(fs.readFileSync(path.join(here, 'test', 'importTable.json'), 'utf8'));
 
 /** Same mapping as the test: core rooms (and skills rooms) are folders; other layers are one folder each. */
 function folderOf(dirRelToSrc) {
@@ -116,7 +80,7 @@ const layerBlocks = dirs.map((dir) => {
       const found = specifierRegex(dir, folderPath(target));
       // Forbidding shared (the protocol) must not forbid shared/system beneath it.
       const regex = target === 'shared' ? found?.replace('(?:/|', '(?:/(?!system/)|') : found;
-      const message = `${folder} may not import ${target} (the folder table in test/unit/layering.test.ts, docs/architecture.md).`;
+      const message = `${folder} may not import ${target} (the folder table in test/importTable.json, docs/architecture.md).`;
       return regex === undefined ? [] : [{ regex, caseSensitive: true, message }];
     });
   const paths = [];

@@ -119,47 +119,13 @@ export function folderOf(relToSrc: string): string {
  */
 export type ImportTable = Readonly<Record<string, readonly string[]>>;
 
-const coreFeatureBase = ['core/base', 'core/text', 'core/llm', 'core/toolkit', 'core/security'];
-// The skills rooms may also read session records (the draft builds skills from them).
-const skillsBase = [...coreFeatureBase, 'core/sessions'];
-/** Edges between the skills rooms: kept apart so the intended inner layering stays readable. */
-const skillsEdges: Readonly<Record<string, readonly string[]>> = {
-  model: [],
-  lint: ['model', 'index'],
-  index: ['model'],
-  search: ['model'],
-  catalog: ['model', 'search', 'index'],
-  tools: ['model', 'index', 'search', 'lint', 'catalog'],
-  draft: ['model', 'lint', 'search', 'tools', 'catalog', 'index'],
-  preview: ['model', 'lint', 'catalog'],
-};
-
-export const importTable: ImportTable = {
-  'shared/system': [],
-  'core/base': [],
-  'core/text': ['core/base'],
-  'core/llm': ['core/base', 'core/text'],
-  'core/toolkit': ['core/base', 'core/text', 'core/llm'],
-  'core/security': ['core/base', 'core/text'],
-  'core/memory': coreFeatureBase,
-  'core/sessions': coreFeatureBase,
-  'core/tools': coreFeatureBase,
-  'core/skills/*': skillsBase,
-  ...Object.fromEntries(
-    Object.entries(skillsEdges).map(([room, targets]) => [`core/skills/${room}`, [...skillsBase, ...targets.map((t) => `core/skills/${t}`)]]),
-  ),
-  'core/execution': [...coreFeatureBase, 'core/skills/*'],
-  'core/agent': ['core/*'],
-  providers: ['core/base', 'core/text', 'core/llm'],
-  cli: ['core/*', 'providers'],
-  shared: [],
-  webview: ['shared'],
-  host: ['core/*', 'providers', 'shared'],
-  extension: ['host'],
-};
+/** The table itself lives in test/importTable.json, which ESLint reads too. */
+const tableFile = JSON.parse(fs.readFileSync(path.join(root, 'test', 'importTable.json'), 'utf8')) as { helperRoom: string; rows: Record<string, string[]> };
+export const importTable: ImportTable = tableFile.rows;
+const skillsBase = importTable['core/skills/*'];
 
 /** Pure helpers shared by core, host and webview, so none of them keeps a copy. */
-export const HELPER_ROOM = 'shared/system';
+export const HELPER_ROOM = tableFile.helperRoom;
 
 function matches(pattern: string, folder: string): boolean {
   return pattern.endsWith('/*') ? folder.startsWith(pattern.slice(0, -1)) : pattern === folder;

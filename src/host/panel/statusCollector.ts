@@ -1,3 +1,4 @@
+import { browserCatalogSummary } from '../../core/skills/catalog/skillListItems';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { SETTINGS } from '../../core/base/contributions';
@@ -87,14 +88,7 @@ export class StatusCollector {
       shadowed: all.filter((r) => r.shadowedBy !== undefined).length,
       hidden: all.filter((r) => r.platformHidden === true).length,
       disabled: all.filter((r) => r.disabled === true).length,
-      catalog: {
-        tokens: catalog.tokens,
-        budget: catalog.budgetTokens,
-        included: catalog.included,
-        shortened: catalog.shortened.length,
-        collapsed: catalog.collapsed.length,
-        omitted: [...catalog.omitted],
-      },
+      catalog: browserCatalogSummary(catalog),
       problems: [...this.skills.problems],
     };
   }

@@ -5,7 +5,7 @@ import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
 import { range } from '../model/textRanges';
-import { lineStarts } from '../../text/lines';
+import { lineAt, lineStarts } from '../../text/lines';
 
 /**
  * SW901: the threat scanner over the whole SKILL.md, frontmatter and body together. A skill's text
@@ -32,16 +32,7 @@ export function checkThreats(input: RuleInput): LintFinding[] {
  * the end of a line (which trimming would drop) still gets a visible squiggle.
  */
 function threatRange(lines: readonly string[], starts: readonly number[], index: number): TextRange {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    // low < mid <= high < length: the start exists, the check only narrows the type.
-    const start = starts[mid];
-    if (start === undefined) break;
-    if (start <= index) low = mid;
-    else high = mid - 1;
-  }
+  const low = lineAt(starts, index);
   const line = Math.min(low, lines.length - 1);
   const text = lines[line] ?? '';
   // starts always holds 0 for the first line.
