@@ -124,7 +124,12 @@ async function runInCodeServer(passes: readonly { pass: Pass; resultFile: string
     const reports: IntegrationReport[] = [];
     for (const [i, { pass, resultFile }] of passes.entries()) {
       const server = await valueOf(serverFor(i) as Settled<CodeServer>);
-      reports.push(await runPass(server, await valueOf(browser), resultFile, pass, () => serverFor(i + 1)));
+      // Starting the next pass's server is fire-and-forget: its outcome is awaited when its turn comes.
+      reports.push(
+        await runPass(server, await valueOf(browser), resultFile, pass, () => {
+          void serverFor(i + 1);
+        }),
+      );
     }
     return reports;
   } finally {
