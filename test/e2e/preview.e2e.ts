@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Page, Request } from 'playwright-core';
 import { findFrame } from '../harness/browser';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
@@ -130,16 +130,19 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
   let bench: Workbench;
   let preview: Frame;
   const externalRequests: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.url().includes('127.0.0.1:9/')) externalRequests.push(request.url());
+  };
 
   before(async () => {
     workspace = previewWorkspace();
     bench = await openWorkbench({ workspace, userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'workbench.startupEditor': 'none' } });
-    bench.page.context().on('request', (request) => {
-      if (request.url().includes('127.0.0.1:9/')) externalRequests.push(request.url());
-    });
+    // On the context: its request events include the webviews' service workers.
+    bench.page.context().on('request', onRequest);
   });
 
   after(async () => {
+    bench?.page.context().off('request', onRequest);
     await bench?.close();
     if (workspace) removeWorkspace(workspace);
   });

@@ -1,11 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import type { BrowserSession } from '../harness/browser';
-import { findFrame, openWindow } from '../harness/browser';
+import { findFrame } from '../harness/browser';
 import type { CodeServer } from '../harness/codeServer';
 import { writeUserSettings } from '../harness/codeServer';
-import { sharedChromium, sharedCodeServer } from '../harness/pool';
+import { sharedCodeServer, sharedContext } from '../harness/pool';
 import { until } from '../harness/until';
 import { repoRoot } from '../repoRoot';
 
@@ -41,12 +40,14 @@ export interface WorkbenchOptions {
 
 export interface Workbench {
   readonly server: CodeServer;
-  readonly session: BrowserSession;
   readonly page: Page;
   /** The home folder the extension host sees (emptied for each window). */
   readonly home: string;
   close(): Promise<void>;
 }
+
+/** What a page may keep in the browser for its origin; cleared before each window of a server. */
+const SITE_DATA = 'cookies,file_systems,indexeddb,local_storage,websql,service_workers,cache_storage';
 
 /** Empties what a window of the shared server left behind: the extension's storage, the home folder. */
 function resetServerState(server: CodeServer, userSettings: Record<string, unknown> | undefined): void {
@@ -57,10 +58,31 @@ function resetServerState(server: CodeServer, userSettings: Record<string, unkno
 }
 
 /**
+ * A new page in the server's browser context, with the origin's site data gone: the workbench keeps
+ * extension state, secrets and trust decisions in IndexedDB and local storage. Checked on a page of
+ * the origin before the workbench loads, so a reset that missed something fails loudly.
+ */
+async function freshPage(server: CodeServer, colorScheme: 'dark' | 'light'): Promise<Page> {
+  const context = await sharedContext(server.origin, () => ({ viewport: { width: 1400, height: 900 } }));
+  for (const page of context.pages()) await page.close();
+  const page = await context.newPage();
+  await page.emulateMedia({ colorScheme });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', { origin: server.origin, storageTypes: SITE_DATA });
+  await cdp.detach();
+  await page.goto(`${server.origin}/healthz`);
+  const left = await page.evaluate<{ databases: number; storage: number; workers: number }>(
+    '(async () => ({ databases: (await indexedDB.databases()).length, storage: localStorage.length, workers: (await navigator.serviceWorker.getRegistrations()).length }))()',
+  );
+  if (left.databases + left.storage + left.workers > 0) throw new Error(`The last window's site data survived the reset: ${JSON.stringify(left)}`);
+  return page;
+}
+
+/**
  * Opens a fresh workbench window with the packaged extension: on the shared code-server for its
- * trust setting (started once, with the .vsix installed), in a new browser context of the shared
- * Chromium. Before the window loads, the previous window's extension host is ended and the
- * server's user state is reset, so every suite starts as on a freshly started server.
+ * trust setting (started once, with the .vsix installed), in a new page of that server's browser
+ * context. Before the window loads, the previous window's extension host is ended and the server's
+ * user state and the origin's site data are reset, so every suite starts as on a fresh server.
  */
 export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
   const trust = options.trust ?? false;
@@ -73,19 +95,19 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
   await server.stopExtensionHosts();
   resetServerState(server, options.userSettings);
   await options.seed?.({ home: server.home, userDataDir: server.userDataDir });
-  const session = await openWindow(await sharedChromium(), { colorScheme: options.colorScheme ?? 'dark' });
+  const page = await freshPage(server, options.colorScheme ?? 'dark');
   const close = async () => {
-    await session.close();
+    await page.close().catch(() => undefined);
     await server.stopExtensionHosts();
   };
   try {
-    await session.page.goto(server.workbenchUrl(options.workspace ? { folder: options.workspace } : {}));
-    await session.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.goto(server.workbenchUrl(options.workspace ? { folder: options.workspace } : {}));
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   } catch (error) {
     await close();
-    throw new Error(`The workbench did not load: ${(error as Error).message}\n${server.output().slice(-3000)}`);
+    throw new Error(`The workbench did not load: ${(error as Error).message}\n${server.output().slice(-3000)}`, { cause: error });
   }
-  return { server, session, page: session.page, home: server.home, close };
+  return { server, page, home: server.home, close };
 }
 
 /** Clicks Skillwright's activity-bar icon and returns the panel's webview frame once it rendered. */
@@ -121,6 +143,6 @@ export async function calm(page: Page, options: { x?: number; y?: number; escape
  */
 export async function imagesSettled(frame: Frame, selector: string): Promise<void> {
   await until(`the images in ${selector} to settle`, () =>
-    frame.evaluate(`[...document.querySelectorAll(${JSON.stringify(`${selector} img`)})].every((image) => image.complete)`) as Promise<boolean>,
+    frame.evaluate<boolean>(`[...document.querySelectorAll(${JSON.stringify(`${selector} img`)})].every((image) => image.complete)`),
   );
 }

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from './browser';
 import type { CodeServer, CodeServerOptions } from './codeServer';
 import { startCodeServer } from './codeServer';
@@ -12,6 +12,7 @@ import { startCodeServer } from './codeServer';
  */
 let browser: Promise<Browser> | undefined;
 const servers = new Map<string, Promise<CodeServer>>();
+const contexts = new Map<string, Promise<BrowserContext>>();
 /** Process groups still to end if the run exits without the teardown (Ctrl-C, a crash). */
 const running = new Set<number>();
 let exitHookInstalled = false;
@@ -44,6 +45,21 @@ export function sharedChromium(): Promise<Browser> {
   return browser;
 }
 
+/**
+ * A browser context of the shared Chromium for `key`, created the first time it is asked for. Its
+ * windows share the HTTP cache, so the workbench's files are not fetched again; whoever reuses it
+ * clears the site data it must not share (see test/e2e/workbench.ts).
+ */
+export function sharedContext(key: string, options: () => Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
+  let context = contexts.get(key);
+  if (!context) {
+    context = sharedChromium().then((shared) => shared.newContext(options()));
+    contexts.set(key, context);
+    context.catch(() => contexts.delete(key));
+  }
+  return context;
+}
+
 /** The code-server for `key`, started with `options` the first time it is asked for. */
 export function sharedCodeServer(key: string, options: () => CodeServerOptions): Promise<CodeServer> {
   let server = servers.get(key);
@@ -70,6 +86,8 @@ export async function closePool(): Promise<void> {
     if (server.pid) running.delete(server.pid);
   });
   servers.clear();
+  // Closing the browser closes its contexts.
+  contexts.clear();
   const shared = browser;
   browser = undefined;
   await Promise.all([...stopping, shared?.then((b) => b.close()).catch(() => undefined)]);
