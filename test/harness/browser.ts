@@ -43,7 +43,7 @@ export async function launchChromium(options: { executablePath?: string } = {}):
       ],
     });
   } catch (error) {
-    throw new Error(`Chromium could not start (${executablePath}): ${(error as Error).message}`);
+    throw new Error(`Chromium could not start (${executablePath}): ${(error as Error).message}`, { cause: error });
   }
 }
 

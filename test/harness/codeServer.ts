@@ -117,7 +117,7 @@ export function ensureCodeServer(): string {
   try {
     stdout = execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 20 * 60_000 });
   } catch (error) {
-    throw new Error(`Installing code-server failed (scripts/installCodeServer.sh): ${(error as Error).message}`);
+    throw new Error(`Installing code-server failed (scripts/installCodeServer.sh): ${(error as Error).message}`, { cause: error });
   }
   const entry = stdout.trim().split('\n').pop() ?? '';
   if (!entry || !fs.existsSync(entry)) {
@@ -213,8 +213,8 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
   const origin = `http://127.0.0.1:${port}`;
   const stop = async () => {
