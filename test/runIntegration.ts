@@ -97,10 +97,11 @@ async function runPass(server: CodeServer, browser: Browser, resultFile: string,
     });
     console.log(`Integration (${pass}): code-server on ${server.origin}, workspace ${path.basename(workspace.file)}`);
     await window.page.goto(url);
-    onRunning();
+    // Once the workbench shows, the pass is under way (a pass that fails at once starts nothing more).
+    void window.page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs }).then(onRunning, () => undefined);
     return await waitForReport(resultFile, () => (window.page.isClosed() ? 'The workbench page closed before results arrived' : undefined));
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- code-server output (tail) ---\n${server.output().slice(-4000)}`);
+    throw new Error(`${(error as Error).message}\n--- code-server output (tail) ---\n${server.output().slice(-4000)}`, { cause: error });
   } finally {
     await window.close();
     removeWorkspace(workspace.folders[0] as string);
@@ -115,16 +116,16 @@ async function runPass(server: CodeServer, browser: Browser, resultFile: string,
 async function runInCodeServer(passes: readonly { pass: Pass; resultFile: string }[]): Promise<IntegrationReport[]> {
   const browser = settle(launchChromium());
   const servers: Settled<CodeServer>[] = [];
+  let finished = false;
   const serverFor = (i: number): Settled<CodeServer> | undefined => {
     const next = passes[i];
-    if (next && !servers[i]) servers[i] = settle(startPassServer(next.pass, next.resultFile));
+    if (next && !servers[i] && !finished) servers[i] = settle(startPassServer(next.pass, next.resultFile));
     return servers[i];
   };
   try {
     const reports: IntegrationReport[] = [];
     for (const [i, { pass, resultFile }] of passes.entries()) {
       const server = await valueOf(serverFor(i) as Settled<CodeServer>);
-      // Starting the next pass's server is fire-and-forget: its outcome is awaited when its turn comes.
       reports.push(
         await runPass(server, await valueOf(browser), resultFile, pass, () => {
           void serverFor(i + 1);
@@ -133,6 +134,7 @@ async function runInCodeServer(passes: readonly { pass: Pass; resultFile: string
     }
     return reports;
   } finally {
+    finished = true;
     await Promise.all(
       servers.map(async (settled) => {
         const outcome = await settled;
@@ -171,7 +173,8 @@ async function main(): Promise<void> {
   const host = (process.argv.includes('--host') ? process.argv[process.argv.indexOf('--host') + 1] : undefined) ?? 'code-server';
   if (!fs.existsSync(suite)) throw new Error(`${suite} is missing: run "npm run compile-tests" first`);
   if (!fs.existsSync(path.join(root, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
-  const resultFile = path.join(root, 'test-results', `integration-${host}.json`);
+  // Another run at the same time (the e2e suite's checks of this runner) passes a folder of its own.
+  const resultFile = path.join(process.env.SKILLWRIGHT_RESULTS_DIR ?? path.join(root, 'test-results'), `integration-${host}.json`);
   fs.rmSync(resultFile, { force: true });
   let report: IntegrationReport;
   if (host === 'electron') {

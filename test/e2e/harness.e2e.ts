@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser } from '../harness/browser';
 import { startCodeServer } from '../harness/codeServer';
@@ -11,11 +13,18 @@ interface RunnerResult {
   readonly stderr: string;
 }
 
-/** Runs the compiled integration runner with extra environment; resolves when it exits (killed after `timeoutMs`). */
+/**
+ * Runs the compiled integration runner with extra environment, its results in a folder of its own
+ * (the real integration run may be going on beside it); resolves when it exits (killed after `timeoutMs`).
+ */
 function runIntegrationRunner(env: Record<string, string>, timeoutMs: number): Promise<RunnerResult> {
   const runner = path.join(repoRoot(), 'out', 'test', 'runIntegration.js');
+  const results = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-runner-'));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [runner], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [runner], {
+      env: { ...process.env, ...env, SKILLWRIGHT_RESULTS_DIR: results },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -23,6 +32,7 @@ function runIntegrationRunner(env: Record<string, string>, timeoutMs: number): P
     const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
     child.on('close', (status) => {
       clearTimeout(timer);
+      fs.rmSync(results, { recursive: true, force: true });
       resolve({ status, stdout, stderr });
     });
   });
