@@ -120,22 +120,23 @@ describe('skills in a real VS Code', () => {
     // Same size and same modification time: watcher events and the window-focus check skip such a
     // file as unchanged (by design: they compare mtime and size); only a full reindex re-reads it.
     const file = path.join(skillsRoot, 'ops', 'count-files', 'SKILL.md');
-    const before = api.skills.skillIndex.get('count-files')?.description;
-    assert.ok(before && before.length > 10, 'count-files has a description');
-    const after = `${'Z'.repeat(10)}${before.slice(10)}`;
     const stamp = new Date('2024-01-01T00:00:00Z');
     fs.utimesSync(file, stamp, stamp);
     await vscode.commands.executeCommand('skillwright.reindexSkills');
-    // A rename puts the new text in place in one step, already carrying the old size and time.
+    // Earlier tests' watcher events may still be re-walking a folder: wait for the skill, not just the command.
+    const before = await until('count-files in the index', () => api.skills.skillIndex.get('count-files')?.description);
+    assert.ok(before.length > 10, 'count-files has a description');
+    const after = `${'Z'.repeat(10)}${before.slice(10)}`;
     const text = fs.readFileSync(file, 'utf8');
     assert.ok(text.includes(before), 'the description sits on one line of SKILL.md');
+    // A rename puts the new text in place in one step, already carrying the old size and time.
     const staged = `${file}.staged`;
     fs.writeFileSync(staged, text.replace(before, after));
     fs.utimesSync(staged, stamp, stamp);
     fs.renameSync(staged, file);
     try {
       await vscode.commands.executeCommand('skillwright.reindexSkills');
-      assert.equal(api.skills.skillIndex.get('count-files')?.description, after);
+      await until('the description the reindex read', () => api.skills.skillIndex.get('count-files')?.description === after, 5_000);
       assert.ok(names().has('write-changelog-entry'), 'every other skill is still indexed');
     } finally {
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(after, before));
