@@ -126,6 +126,7 @@ async function runInCodeServer(passes: readonly { pass: Pass; resultFile: string
     const reports: IntegrationReport[] = [];
     for (const [i, { pass, resultFile }] of passes.entries()) {
       const server = await valueOf(serverFor(i) as Settled<CodeServer>);
+      // Starting the next pass's server is fire-and-forget: its outcome is awaited when its turn comes.
       reports.push(
         await runPass(server, await valueOf(browser), resultFile, pass, () => {
           void serverFor(i + 1);
