@@ -96,7 +96,8 @@ async function runPass(server: CodeServer, browser: Browser, resultFile: string,
       ],
     });
     console.log(`Integration (${pass}): code-server on ${server.origin}, workspace ${path.basename(workspace.file)}`);
-    await window.page.goto(url);
+    // Only the navigation's start: the report (or the timeout) says how the run went, not the page's load event.
+    await window.page.goto(url, { waitUntil: 'commit' });
     // Once the workbench shows, the pass is under way (a pass that fails at once starts nothing more).
     void window.page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs }).then(onRunning, () => undefined);
     return await waitForReport(resultFile, () => (window.page.isClosed() ? 'The workbench page closed before results arrived' : undefined));

@@ -118,7 +118,7 @@ describe('Save as Skill (code-server + Chromium, packaged .vsix)', () => {
     const saved = fs.readFileSync(file, 'utf8');
     assert.match(saved, /^---\nname: rotate-nginx-logs\n/);
     assert.match(saved, /insecure permissions/);
-    await toast(/Saved the skill "rotate-nginx-logs"/).waitFor({ timeout: 15_000 });
+    await toast(/Saved the skill "rotate-nginx-logs"/).waitFor({ timeout: 30_000 });
     // The saved file is what the editor shows now; the draft and its preview are closed, without a prompt.
     await page.getByRole('tab', { name: /^SKILL\.md/ }).first().waitFor();
     await until('the draft closed', async () => (await page.getByRole('tab', { name: /Untitled-1/ }).count()) === 0);
@@ -154,6 +154,6 @@ describe('Save as Skill (code-server + Chromium, packaged .vsix)', () => {
     const after = fs.readFileSync(file, 'utf8');
     assert.match(after, /\nversion: 0\.1\.1\n/);
     assert.match(after, /CHANGELOG\.md/);
-    await toast(/Patched "docs\/write-changelog-entry"/).waitFor({ timeout: 15_000 });
+    await toast(/Patched "docs\/write-changelog-entry"/).waitFor({ timeout: 30_000 });
   });
 });

@@ -101,8 +101,9 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
     await server.stopExtensionHosts();
   };
   try {
-    await page.goto(server.workbenchUrl(options.workspace ? { folder: options.workspace } : {}));
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // The workbench showing is what counts, not the page's load event (slow on a busy machine).
+    await page.goto(server.workbenchUrl(options.workspace ? { folder: options.workspace } : {}), { waitUntil: 'commit' });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   } catch (error) {
     await close();
     throw new Error(`The workbench did not load: ${(error as Error).message}\n${server.output().slice(-3000)}`, { cause: error });

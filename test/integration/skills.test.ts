@@ -119,27 +119,28 @@ describe('skills in a real VS Code', () => {
   it('reindexes on command, re-reading a change no watcher event can tell apart', async () => {
     // Same size and same modification time: watcher events and the window-focus check skip such a
     // file as unchanged (by design: they compare mtime and size); only a full reindex re-reads it.
-    const file = path.join(skillsRoot, 'ops', 'count-files', 'SKILL.md');
+    // A skill of its own, so no other test's edits of the sample skills matter here.
+    const dir = path.join(skillsRoot, 'ops', 'reindex-probe');
+    const file = path.join(dir, 'SKILL.md');
     const stamp = new Date('2024-01-01T00:00:00Z');
+    const description = (version: string) => () => api.skills.skillIndex.get('reindex-probe')?.description.startsWith(`Version ${version} `);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(file, skillText('reindex-probe', 'Version one of this text. Use when testing a reindex.'));
     fs.utimesSync(file, stamp, stamp);
-    await vscode.commands.executeCommand('skillwright.reindexSkills');
-    // Earlier tests' watcher events may still be re-walking a folder: wait for the skill, not just the command.
-    const before = await until('count-files in the index', () => api.skills.skillIndex.get('count-files')?.description);
-    assert.ok(before.length > 10, 'count-files has a description');
-    const after = `${'Z'.repeat(10)}${before.slice(10)}`;
-    const text = fs.readFileSync(file, 'utf8');
-    assert.ok(text.includes(before), 'the description sits on one line of SKILL.md');
-    // A rename puts the new text in place in one step, already carrying the old size and time.
-    const staged = `${file}.staged`;
-    fs.writeFileSync(staged, text.replace(before, after));
-    fs.utimesSync(staged, stamp, stamp);
-    fs.renameSync(staged, file);
     try {
       await vscode.commands.executeCommand('skillwright.reindexSkills');
-      await until('the description the reindex read', () => api.skills.skillIndex.get('count-files')?.description === after, 5_000);
+      await until('the first text in the index', description('one'), 5_000);
+      // A rename puts the new text in place in one step, already carrying the old size and time.
+      const staged = `${file}.staged`;
+      fs.writeFileSync(staged, skillText('reindex-probe', 'Version two of this text. Use when testing a reindex.'));
+      assert.equal(fs.statSync(staged).size, fs.statSync(file).size);
+      fs.utimesSync(staged, stamp, stamp);
+      fs.renameSync(staged, file);
+      await vscode.commands.executeCommand('skillwright.reindexSkills');
+      await until('the text only the reindex read', description('two'), 5_000);
       assert.ok(names().has('write-changelog-entry'), 'every other skill is still indexed');
     } finally {
-      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(after, before));
+      fs.rmSync(dir, { recursive: true, force: true });
       await vscode.commands.executeCommand('skillwright.reindexSkills');
     }
   });
