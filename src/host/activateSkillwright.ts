@@ -6,6 +6,7 @@ import { DisposableStore } from '../core/base/disposableStore';
 import { describeError } from '../core/base/logger';
 import { autoApproveSettings, createApprovalPolicy } from './approvals/approvalStore';
 import { ChatController } from './chat/chatController';
+import { ExecutionService } from './execution/executionService';
 import { commandHandlers, registerCommands, vscodeCommandFailureUi } from './commands';
 import { fanOut } from './eventFanout';
 import { HistoryController } from './history/historyController';
@@ -50,6 +51,8 @@ export interface SkillwrightApi {
   readonly skillsBrowser: SkillsController;
   /** "Save This as a Skill" and "Save Selection as a Skill" (`review` holds the patch diff's documents). */
   readonly saveAsSkill: SaveAsSkill;
+  /** Runs skills (scripts, endpoints, workflows) for the chat, Run Skill… and the preview; keeps their traces. */
+  readonly execution: ExecutionService;
   /** Saves what must survive a restart; called from deactivate(). */
   shutdown(): Promise<void>;
 }
@@ -95,12 +98,13 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const models = new ModelSetup(context.secrets, logger);
   const sessions = store.add(new SessionService(context.globalStorageUri.fsPath, context.asAbsolutePath('dist'), logger));
   const policy = createApprovalPolicy(context.workspaceState, logger);
+  const execution = store.add(new ExecutionService(skills, context.globalStorageUri.fsPath, logger));
   status.setApprovals(() => {
     const auto = autoApproveSettings();
     return { always: policy.allowlist().map(describeEntry), autoEdits: auto.edits === true, autoCommands: auto.commands === true };
   });
   const chat = store.add(
-    new ChatController({ panel, skills, memory, sessions, models, policy, logger, summaryModel: () => resolveSummaryModel(models, logger) }),
+    new ChatController({ panel, skills, memory, sessions, models, policy, execution, logger, summaryModel: () => resolveSummaryModel(models, logger) }),
   );
   panel.setArea('chat', chat);
   // A finished turn may have added an "always" grant the status page lists.
@@ -180,8 +184,9 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, shutdown: async () => {
+  return { activationMs, panel, status, skills, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, shutdown: async () => {
     await skills.flush();
+    await execution.tuning.flush();
     await sessions.flush(logger);
   } };
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { FileSystemPort } from '../base/fileSystemPort';
 import type { Logger } from '../base/logger';
+import { describeError } from '../base/logger';
 import { scanText } from '../security/threatScanner';
 import type { CatalogResult } from '../skills/catalog/skillCatalog';
 import { buildCatalog } from '../skills/catalog/skillCatalog';
@@ -13,6 +14,9 @@ import type { AgentTool } from '../toolkit/agentTool';
 import type { InstructionFile, SystemPrompt } from './systemPrompt';
 import { buildSystemPrompt, INSTRUCTION_FILES, MAX_INSTRUCTION_CHARS } from './systemPrompt';
 import { skillAgentTools } from './skillAgentTools';
+import type { SkillRunToolContext } from '../execution/skillRunTool';
+import { SKILL_RUN_TOOL } from '../execution/skillRunTool';
+import { agentToolsOf } from '../toolkit/toolDefinition';
 
 const MAX_SUGGESTIONS = 3;
 
@@ -23,6 +27,8 @@ export interface AgentParts {
   readonly search: SkillSearch;
   readonly workspaceTools: WorkspaceTools;
   readonly extraTools?: readonly AgentTool[];
+  /** The executor behind skill_run; without it the agent can read skills but not run them. */
+  readonly skillRun?: SkillRunToolContext;
   readonly trusted: boolean;
   readonly budgetTokens?: number;
   /** A catalog already built (the extension's, ordered by usage); built here from the index otherwise. */
@@ -71,7 +77,9 @@ export async function assembleAgent(parts: AgentParts): Promise<AssembledAgent> 
     ...(parts.logger ? { logger: parts.logger } : {}),
     ...(parts.usage ? { usage: parts.usage } : {}),
   });
-  const tools = [...skillAgentTools(skillContext), ...parts.workspaceTools.agentTools(), ...(parts.extraTools ?? [])];
+  const skillRun = parts.skillRun;
+  const runTools = skillRun ? agentToolsOf([SKILL_RUN_TOOL], () => skillRun, (tool, error) => parts.logger?.error(`${tool} failed: ${describeError(error)}`)) : [];
+  const tools = [...skillAgentTools(skillContext), ...runTools, ...parts.workspaceTools.agentTools(), ...(parts.extraTools ?? [])];
   const catalog = parts.catalog ?? buildCatalog(parts.index.active(), { ...(parts.budgetTokens ? { budgetTokens: parts.budgetTokens } : {}) });
   const instructionFiles = await readInstructionFiles(parts.fs, parts.folders);
   const prompt = buildSystemPrompt({

@@ -229,7 +229,7 @@ async function runOne(
     }
   }
   try {
-    const value = await withTimeout(tool.run(args, { signal, turnId: options.turnId ?? '' }), tool.timeoutMs ?? options.defaultToolTimeoutMs ?? 120_000, signal);
+    const value = await withTimeout(tool.run(args, { signal, turnId: options.turnId ?? '', callId: call.id }), tool.timeoutMs ?? options.defaultToolTimeoutMs ?? 120_000, signal);
     const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
     const ok = !(value && typeof value === 'object' && (value as { success?: unknown }).success === false);
     return done(ok, text);

@@ -3,6 +3,8 @@ import { SESSION_SEARCH_TOOL } from '../sessions/sessionSearchTool';
 import { SKILL_TOOLS } from '../skills/tools/skillTools';
 import type { ApprovalAnswer, ToolApproval } from '../toolkit/agentTool';
 import { WORKSPACE_TOOLS } from '../tools/workspaceTools';
+import { SKILL_RUN_TOOL } from '../execution/skillRunTool';
+import { RUN_SKILL_GRANT } from './runApproval';
 
 /**
  * Who may do what without asking. Reads never ask. Edits, writes and commands ask unless a grant
@@ -24,7 +26,7 @@ export interface ApprovalCheck {
 
 /** Which kind each tool is, read off the tool definitions; tools not listed are `unknown` and ask (or are refused when headless). */
 export const DEFAULT_TOOL_KINDS: Readonly<Record<string, Exclude<ToolKind, 'unknown'>>> = Object.fromEntries(
-  [...SKILL_TOOLS, ...WORKSPACE_TOOLS, MEMORY_TOOL, SESSION_SEARCH_TOOL].map((definition) => [definition.name, definition.approval]),
+  [...[...SKILL_TOOLS, ...WORKSPACE_TOOLS, MEMORY_TOOL, SESSION_SEARCH_TOOL, SKILL_RUN_TOOL].map((definition) => [definition.name, definition.approval] as const), [RUN_SKILL_GRANT, 'command'] as const],
 );
 
 export type AllowlistEntry =

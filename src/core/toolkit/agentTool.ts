@@ -4,6 +4,8 @@ export interface ToolRunContext {
   readonly signal: AbortSignal;
   /** Identifies the user turn; tools that count failures per turn (memory) use it. */
   readonly turnId: string;
+  /** The model's id for this call, when a loop runs it: lets a tool's progress find its card. */
+  readonly callId?: string;
 }
 
 /**

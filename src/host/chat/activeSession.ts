@@ -3,6 +3,8 @@ import { AgentSession } from '../../core/agent/agentSession';
 import type { ChatMessage, ChatModel, ChatRequest } from '../../core/llm/chatTypes';
 import type { SessionWriter } from '../../core/sessions/sessionWriter';
 import type { BuiltAgent } from './agentFactory';
+import type { RunApproval } from '../../core/execution/executionTypes';
+import { gateRunApproval } from '../../core/agent/runApproval';
 
 /** Forwards to whichever model the settings name now, so a session survives a model change. */
 export class CurrentModel implements ChatModel {
@@ -41,6 +43,8 @@ export class ActiveSession {
   readonly systemPrompt: string;
   readonly promptLayers: ActiveSessionOptions['promptLayers'];
   writer: SessionWriter | undefined;
+  /** skill_run's approval for scripts and endpoints: the same cards and grants as the session's commands. */
+  readonly runApproval: RunApproval;
   /** Skill names suggested with the last user message. */
   suggestions: string[] = [];
   /** Appends in call order; awaited before a turn reports done. */
@@ -51,6 +55,7 @@ export class ActiveSession {
     this.model = new CurrentModel(options.model);
     this.systemPrompt = options.systemPrompt;
     this.promptLayers = options.promptLayers;
+    this.runApproval = gateRunApproval(options.approvals);
     this.agent = new AgentSession({
       model: this.model,
       tools: options.built.assembled.tools,

@@ -16,6 +16,9 @@ import { WorkspaceTools } from '../../core/tools/workspaceTools';
 import type { MemoryService } from '../memory/memoryService';
 import type { SessionService } from '../history/sessionService';
 import type { SkillService } from '../skills/skillService';
+import type { ExecutionService } from '../execution/executionService';
+import type { RunApproval } from '../../core/execution/executionTypes';
+import type { StepProgress } from '../../core/execution/workflowRunner';
 
 export interface AgentFactoryDeps {
   /** The cheaper model of `skillwright.sessions.summaryModel`, resolved per session (undefined: none). */
@@ -23,6 +26,8 @@ export interface AgentFactoryDeps {
   readonly skills: SkillService;
   readonly memory: MemoryService;
   readonly sessions: SessionService;
+  /** Runs skills for skill_run; without it the agent can read skills but not run them. */
+  readonly execution?: ExecutionService;
   readonly logger: Logger;
 }
 
@@ -77,7 +82,14 @@ export function createWorkspaceTools(logger: Logger): { tools: WorkspaceTools; f
  * the memory snapshot, and the frozen system prompt. In Restricted Mode the skill service already
  * holds project skills back and memory has no project file; instruction files stay out too.
  */
-export async function buildAgent(deps: AgentFactoryDeps, currentSessionId: () => string | undefined): Promise<BuiltAgent> {
+export interface SkillRunHooks {
+  /** The approval of the session the call runs in (its cards and grants). */
+  readonly approve: () => RunApproval | undefined;
+  /** A workflow step started or ended, in the skill_run call `callId`. */
+  readonly onProgress?: (progress: StepProgress, callId: string | undefined) => void;
+}
+
+export async function buildAgent(deps: AgentFactoryDeps, currentSessionId: () => string | undefined, runHooks?: SkillRunHooks): Promise<BuiltAgent> {
   await deps.skills.ready;
   const trusted = vscode.workspace.isTrusted;
   const { tools: workspaceTools, folders } = createWorkspaceTools(deps.logger);
@@ -96,6 +108,19 @@ export async function buildAgent(deps: AgentFactoryDeps, currentSessionId: () =>
       deps.memory.agentTool(),
       sessionAgentTool(deps.sessions.index, currentSessionId, { ...(summaryModel ? { summarize: hitSummarizer(summaryModel, { logger: deps.logger }) } : {}), logger: deps.logger }),
     ],
+    ...(deps.execution
+      ? {
+          skillRun: {
+            executor: deps.execution.forTools,
+            context: () => (deps.execution as ExecutionService).contextVariables(currentSessionId()),
+            ...(runHooks?.onProgress ? { onProgress: runHooks.onProgress } : {}),
+            // Read at each call: the gate belongs to the session, created after the agent is built.
+            get approve(): RunApproval | undefined {
+              return runHooks?.approve();
+            },
+          },
+        }
+      : {}),
     trusted,
     // The same catalog the status page and the Skills tab describe (budget from settings, usage order).
     catalog: deps.skills.catalog(),

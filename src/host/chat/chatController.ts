@@ -15,6 +15,7 @@ import type { AreaMessage, ChatItem, ChatSnapshot, WebviewToHost } from '../../s
 import { assertNever } from '../../shared/protocol';
 import type { AgentFactoryDeps, BuiltAgent } from './agentFactory';
 import { buildAgent } from './agentFactory';
+import type { SkillRunHooks } from './agentFactory';
 import { ActiveSession } from './activeSession';
 import { ChatDiffs } from './chatDiffs';
 import { openCheckedLink } from './chatLinks';
@@ -40,6 +41,8 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   private active: ActiveSession | undefined;
   /** Taken before the first await of a send, New Chat or resume, so none of them interleave. */
   private readonly lock = new ConversationLock();
+  /** skill_run asks through the active session's gate, which exists only once the session does. */
+  private readonly runHooks: SkillRunHooks = { approve: () => this.active?.runApproval };
   private readonly pending = new Map<string, { prompt: ApprovalPrompt; resolve: (reply: ApprovalReply) => void }>();
   private approvalCounter = 0;
   private turnCounter = 0;
@@ -172,7 +175,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       const header = resumed?.session.header;
       if (!resumed || !header) throw new Error(`The session ${id} could not be read; it may have been deleted.`);
       const { writer, session } = resumed;
-      const built = await buildAgent(this.deps, () => this.currentSessionId);
+      const built = await buildAgent(this.deps, () => this.currentSessionId, this.runHooks);
       const model = await this.resolveModel();
       this.active = this.createSession(built, model ?? unavailableModel(), header.systemPrompt, header.promptLayers, toChatMessages(session).slice(1));
       this.active.writer = writer;
@@ -267,7 +270,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       this.active.model.set(model);
       return this.active;
     }
-    const built = await buildAgent(this.deps, () => this.currentSessionId);
+    const built = await buildAgent(this.deps, () => this.currentSessionId, this.runHooks);
     const prompt = built.assembled.prompt;
     this.active = this.createSession(built, model, prompt.text, prompt.layers);
     if (!built.trusted) {
