@@ -9,7 +9,10 @@ export interface ParsedArgs {
 export class UsageError extends Error {}
 
 /** Flags that take a value; everything else is a boolean switch. */
-const VALUE_FLAGS = new Set(['--root', '--budget', '--top', '--platform', '-p', '--prompt', '--cwd', '--session', '--base-url', '--model', '--max-steps', '--data-dir']);
+const VALUE_FLAGS = new Set([
+  '--root', '--budget', '--top', '--platform', '-p', '--prompt', '--cwd', '--session', '--base-url', '--model', '--max-steps', '--data-dir',
+  '--args', '--args-file', '--since', '--skill', '--format', '--limit',
+]);
 const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v', '--yes-reads-only', '--yes-edits', '--yes-commands']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {

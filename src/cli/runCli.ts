@@ -4,6 +4,8 @@ import { parseArgs, UsageError } from './cliArgs';
 import type { CliEnv } from './cliCommands';
 import { catalogCommand, lintCommand, listCommand, searchCommand, viewCommand } from './cliCommands';
 import { runCommand } from './runCommand';
+import { runSkillCommand, testSkillCommand } from './skillRunCommands';
+import { tracesCommand } from './traceCommands';
 
 export type { CliEnv } from './cliCommands';
 
@@ -18,6 +20,11 @@ Commands:
   search <query>            rank skills for a request (--top K, default 5)
   view <name> [file]        print a skill's SKILL.md, or one of its linked files
   run -p "<prompt>"         one agent turn with the skills and workspace tools (headless)
+  run-skill <name>          run one skill (--args '<json>' or --args-file FILE); exit 1 if the run fails
+  test-skill <name>         run a skill's examples/*.json and check its example_queries; exit 1 on a failure
+  traces list               the recorded skill runs, newest first (--skill NAME, --since 7d, --limit N)
+  traces export             the recorded runs as OpenTelemetry OTLP/JSON on stdout (--since 7d,
+                            --skill NAME, --format otlp-json|jsonl)
 
 Skill folders are given as DIR arguments or repeated --root DIR; with none, the current folder's
 .agents/skills, .github/skills and .claude/skills and the user folders (~/.agents/skills, …) are used.
@@ -26,6 +33,13 @@ run options: --cwd DIR, --json (stream events as JSON lines), --max-steps N, --b
   --model NAME (or SKILLWRIGHT_BASE_URL, SKILLWRIGHT_MODEL; OPENAI_API_KEY for the key),
   --yes-reads-only (no edits or commands), --yes-edits, --yes-commands (default: both denied)
 
+run-skill and test-skill options: --cwd DIR (the workspace folder), --json (the result object),
+  --yes-commands (let skills run their scripts and call their endpoints; without it only
+  instruction skills run, and test-skill fails the examples that need more)
+
+run, run-skill, test-skill and traces keep sessions and traces in the extension's data folder
+(--data-dir DIR or SKILLWRIGHT_DATA_DIR to point elsewhere). --since takes 30m, 12h, 7d, 2w or an ISO date.
+
 Options:
   --root DIR      add a skill folder (repeatable)
   --json          machine-readable output (shapes in docs/cli.md)
@@ -33,7 +47,7 @@ Options:
   -h, --help      print this help and exit
 `;
 
-type Command = (args: ParsedArgs, env: CliEnv) => Promise<number>;
+type Command = (args: ParsedArgs, env: CliEnv, version: string) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   lint: lintCommand,
@@ -42,6 +56,9 @@ const COMMANDS: Record<string, Command> = {
   search: searchCommand,
   view: viewCommand,
   run: runCommand,
+  'run-skill': runSkillCommand,
+  'test-skill': testSkillCommand,
+  traces: tracesCommand,
 };
 
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
@@ -61,13 +78,13 @@ export async function runCli(argv: readonly string[], version: string, env: CliE
     env.stdout(CLI_USAGE);
     return args.command === undefined && !args.flags.has('--help') && !args.flags.has('-h') ? 2 : 0;
   }
-  const command = COMMANDS[args.command];
+  const command = Object.prototype.hasOwnProperty.call(COMMANDS, args.command) ? COMMANDS[args.command] : undefined;
   if (!command) {
     env.stderr(`skillwright: unknown command "${args.command}". Run "skillwright --help" for what is available.\n`);
     return 2;
   }
   try {
-    return await command(args, env);
+    return await command(args, env, version);
   } catch (error) {
     if (error instanceof UsageError) {
       env.stderr(`skillwright ${args.command}: ${error.message}\n`);

@@ -25,6 +25,7 @@ import { WorkspaceTools } from '../core/tools/workspaceTools';
 import type { ParsedArgs } from './cliArgs';
 import { intFlag, UsageError } from './cliArgs';
 import type { CliEnv } from './cliCommands';
+import { createCliExecutor } from './skillRunCommands';
 
 function stringFlag(args: ParsedArgs, ...names: string[]): string | undefined {
   for (const name of names) {
@@ -80,6 +81,13 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     proposals: new MemoryProposals(memoryStore),
     reviewMode: args.flags.has('--yes-edits') ? 'auto' : 'ask',
   });
+  const policy = headlessApprovalPolicy({
+    readsOnly: args.flags.has('--yes-reads-only'),
+    allowEdits: args.flags.has('--yes-edits'),
+    allowCommands: args.flags.has('--yes-commands'),
+  });
+  // skill_run asks the same policy as run_command: a skill's script or endpoint needs --yes-commands.
+  const { executor } = createCliExecutor({ index, env, dataDir, policy });
   const agent = await assembleAgent({
     fs: env.fs,
     folders,
@@ -87,14 +95,10 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     search: new SkillSearch(index.active()),
     workspaceTools,
     extraTools: [memoryAgentTool(memoryTool), sessionAgentTool(sessionIndex, () => writer?.id)],
+    skillRun: { executor, context: () => ({ workspaceFolder: cwd, ...(writer ? { sessionId: writer.id } : {}) }) },
     trusted: true,
     memory: snapshot.text,
     date: new Date().toISOString().slice(0, 10),
-  });
-  const policy = headlessApprovalPolicy({
-    readsOnly: args.flags.has('--yes-reads-only'),
-    allowEdits: args.flags.has('--yes-edits'),
-    allowCommands: args.flags.has('--yes-commands'),
   });
   const { OpenAiChatModel } = await import('../providers/openAiChatModel');
   const apiKey = env.env.OPENAI_API_KEY;
