@@ -9,6 +9,7 @@ import matter from 'gray-matter';
 import MiniSearch from 'minisearch';
 import { buildCatalog } from '../src/core/skills/catalog/skillCatalog';
 import { SkillSearch } from '../src/core/skills/search/skillSearch';
+import { MAX_PRIOR, MIN_PRIOR, usagePrior } from '../src/core/skills/search/usagePrior';
 import { SKILL_FILE, SUPPORT_FOLDERS } from '../src/core/skills/model/skillTypes';
 import type { SkillRecord } from '../src/core/skills/model/skillTypes';
 import { repoRoot } from '../test/repoRoot';
@@ -243,6 +244,61 @@ function printReport(title: string, report: RetrievalReport, showMisses: boolean
   }
 }
 
+/**
+ * The usage prior against adversarial usage: for every query, each expected skill has only
+ * failures and thumbs down, every other skill only successes and thumbs up. Relevance must still
+ * decide: recall and MRR stay close, and the expected skill keeps first place wherever it led by
+ * more than the prior's reach (a lexical score more than MAX_PRIOR / MIN_PRIOR times the runner-up's).
+ */
+export function adversarialPriorReport(
+  search: SkillSearch,
+  queries: readonly RetrievalQuery[],
+  corpus: string,
+  mode: 'search' | 'suggest',
+): { plain: RetrievalReport; adversarial: RetrievalReport; firstBefore: number; firstKept: number; lostWithinReach: number; lostBeyondReach: number } {
+  const folder = (r: SkillRecord) => path.relative(corpus, r.dir).split(path.sep).join('/');
+  const expected = new Map(queries.map((q) => [q.query, q.expected]));
+  const worst = { successes: 0, failures: 100, thumbsUp: 0, thumbsDown: 100 };
+  const best = { successes: 100, failures: 0, thumbsUp: 100, thumbsDown: 0 };
+  const run = (q: string) => (mode === 'search' ? search.search(q, { top: 10 }) : search.suggest(q));
+  search.setPrior(undefined);
+  const plainLists = new Map(queries.map((q) => [q.query, run(q.query)]));
+  const plain = evaluateRetrieval((q) => (plainLists.get(q) ?? []).map((h) => h.record), queries, corpus);
+  const adversarial = evaluateRetrieval((q) => {
+    const relevant = expected.get(q) ?? [];
+    search.setPrior((record) => usagePrior(relevant.includes(folder(record)) ? worst : best));
+    return run(q).map((h) => h.record);
+  }, queries, corpus);
+  let firstBefore = 0;
+  let firstKept = 0;
+  let lostWithinReach = 0;
+  let lostBeyondReach = 0;
+  for (const q of queries) {
+    const list = plainLists.get(q.query) ?? [];
+    const [first, second] = list;
+    if (!first || !q.expected.includes(folder(first.record))) continue;
+    firstBefore++;
+    search.setPrior((record) => usagePrior(q.expected.includes(folder(record)) ? worst : best));
+    const after = run(q.query)[0];
+    if (after && q.expected.includes(folder(after.record))) firstKept++;
+    else if (second && second.score * (MAX_PRIOR / MIN_PRIOR) >= first.score) lostWithinReach++;
+    else lostBeyondReach++;
+  }
+  search.setPrior(undefined);
+  return { plain, adversarial, firstBefore, firstKept, lostWithinReach, lostBeyondReach };
+}
+
+function printPriorReport(title: string, report: ReturnType<typeof adversarialPriorReport>): void {
+  const f = (n: number) => n.toFixed(3);
+  const { plain, adversarial } = report;
+  const reach = ((MAX_PRIOR / MIN_PRIOR - 1) * 100).toFixed(1);
+  console.log(
+    `${title}: recall@3 ${f(plain.recallAt3)} → ${f(adversarial.recallAt3)} (target ≥ 0.85), MRR ${f(plain.mrr)} → ${f(adversarial.mrr)}; ` +
+      `expected skill first ${report.firstBefore} → ${report.firstKept} ` +
+      `(lost: ${report.lostWithinReach} within the prior's reach of ${reach} %, ${report.lostBeyondReach} beyond it)`,
+  );
+}
+
 function main(): void {
   const corpus = corpusDir();
   const records = loadCorpusRecords(corpus);
@@ -260,6 +316,9 @@ function main(): void {
   const answered = queries.filter((q) => search.suggest(q.query).length > 0).length;
   printReport(`suggestions (SkillSearch.suggest, top 3; ${answered} of ${queries.length} queries get any)`, suggestions, false);
 
+  printPriorReport('usage prior, adversarial usage (search top 10, without → with)', adversarialPriorReport(search, queries, corpus, 'search'));
+  printPriorReport('usage prior, adversarial usage (suggestions, without → with)', adversarialPriorReport(search, queries, corpus, 'suggest'));
+
   const texts = queries.map((q) => q.query);
   timeQueries(search, texts, 3);
   const latency = timeQueries(search, texts, 20);
@@ -269,7 +328,14 @@ function main(): void {
   const bigBuilt = timeIt(() => new SkillSearch(synthetic));
   timeQueries(bigBuilt.value, texts, 1);
   const bigLatency = timeQueries(bigBuilt.value, texts, 10);
-  console.log(`index build 10,000 synthetic: ${bigBuilt.ms.toFixed(0)} ms; search p50 ${bigLatency.p50.toFixed(2)} ms, p95 ${bigLatency.p95.toFixed(2)} ms`);
+  console.log(`index build 10,000 synthetic: ${bigBuilt.ms.toFixed(0)} ms; search p50 ${bigLatency.p50.toFixed(2)} ms (target ≤ 5 ms), p95 ${bigLatency.p95.toFixed(2)} ms`);
+  // The host's prior reads a usage map by name on every hit it ranks.
+  const usage = new Map(synthetic.map((r, i) => [r.name, { successes: i % 7, failures: i % 3, thumbsUp: i % 2, thumbsDown: 0 }]));
+  bigBuilt.value.setPrior((record) => usagePrior(usage.get(record.name)));
+  timeQueries(bigBuilt.value, texts, 1);
+  const priorLatency = timeQueries(bigBuilt.value, texts, 10);
+  bigBuilt.value.setPrior(undefined);
+  console.log(`  with the usage prior: search p50 ${priorLatency.p50.toFixed(2)} ms (target ≤ 5 ms), p95 ${priorLatency.p95.toFixed(2)} ms`);
   timeQueries(bigBuilt.value, texts, 1, 'suggest');
   const suggestLatency = timeQueries(bigBuilt.value, texts, 10, 'suggest');
   console.log(

@@ -169,15 +169,48 @@ const skillListItem = z.object({
   platformHidden: z.boolean(),
   disabled: z.boolean(),
   usage: z.optional(z.object({ lastUsed: z.optional(str), runs: count, views: count })),
+  /** From the usage statistics; absent for a skill with none. */
+  health: z.optional(
+    z.object({
+      /** Runs, success rate, latency, last failure, drift, ratings, undeclared calls, staleness; `''` when nothing to add. */
+      line: str,
+      successRate: z.optional(z.number().check(z.gte(0), z.lte(1))),
+      /** Created by the assistant and unused for 30 days. */
+      stale: z.boolean(),
+      /** ... for 90 days: the actions menu offers to archive it. */
+      archivable: z.boolean(),
+      /** The order of "by usefulness", higher first. */
+      usefulness: z.number().check(z.gte(0)),
+    }),
+  ),
   inCatalog: z.optional(z.enum(['full', 'shortened', 'collapsed', 'omitted'])),
 });
 export type SkillListItem = z.infer<typeof skillListItem>;
+
+/** A skill moved to a skill folder's `.archive`: out of the index, restorable from the Skills tab. */
+const archivedSkillItem = z.object({
+  /** The archived folder: the key of `skills/restore`. */
+  dir: str,
+  name: str,
+  description: str,
+  version: z.optional(str),
+  /** The category it is restored to. */
+  category: str,
+  scope: scopeSchema,
+  rootLabel: str,
+});
+export type ArchivedSkillItem = z.infer<typeof archivedSkillItem>;
+
+/** A thumbs up (1) or down (-1) for a skill a chat turn loaded or ran. */
+const skillRating = z.union([z.literal(1), z.literal(-1)]);
+export type SkillRating = z.infer<typeof skillRating>;
 
 const skillsList = z.object({
   loading: z.boolean(),
   skills: z.array(skillListItem),
   catalog: z.optional(catalogSummary),
   trusted: z.boolean(),
+  archived: z.optional(z.array(archivedSkillItem)),
 });
 export type SkillsList = z.infer<typeof skillsList>;
 
@@ -280,6 +313,9 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skills/reveal'), file: str }),
   z.object({ type: z.literal('skills/setEnabled'), file: str, enabled: z.boolean() }),
   z.object({ type: z.literal('skills/reindex') }),
+  z.object({ type: z.literal('skills/archive'), file: str }),
+  z.object({ type: z.literal('skills/restore'), dir: str }),
+  z.object({ type: z.literal('skills/rate'), name: z.string().check(z.minLength(1), z.maxLength(200)), rating: skillRating }),
 
   z.object({ type: z.literal('memory/add'), target: memoryTarget, content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
   z.object({ type: z.literal('memory/edit'), target: memoryTarget, oldText: z.string().check(z.minLength(1), z.maxLength(2_000_000)), content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),

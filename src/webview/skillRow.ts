@@ -28,6 +28,11 @@ export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement 
   if (item.disabled) markers.push(badge('disabled', 'marker disabled', 'Disabled in skillwright.skills.disabled: not in the catalog or the agent’s tools'));
   if (item.shadowedBy) markers.push(badge('shadowed', 'marker shadowed', `Not used: the copy in ${shortPath(item.shadowedBy)} wins`));
   if (item.platformHidden) markers.push(badge('other platform', 'marker hidden', 'Its platforms exclude this machine'));
+  if (item.health?.stale) {
+    const archive = item.health.archivable ? 'it can be archived from the actions menu' : 'after 90 days it can be archived';
+    // Drawn like the other attention markers (skills.css styles `.marker.hidden` as a warning).
+    markers.push(badge('stale', 'marker hidden stale', `Created by the assistant and not used for 30 days or more; ${archive} (restorable)`));
+  }
 
   const facts = [
     el('span', {}, `L${item.level ?? 0}`),
@@ -42,7 +47,9 @@ export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement 
     factLine.append(part);
   });
 
-  const name = el('button', { type: 'button', class: 'skill-name', tabindex: '-1', title: `Open ${item.file}`, 'aria-describedby': `${id}-desc ${id}-marks ${id}-facts` }, item.name);
+  const healthLine = item.health?.line ? el('div', { class: 'skill-facts skill-health', id: `${id}-health`, 'data-testid': 'skill-health' }, item.health.line) : undefined;
+  const described = `${id}-desc ${id}-marks ${id}-facts${healthLine ? ` ${id}-health` : ''}`;
+  const name = el('button', { type: 'button', class: 'skill-name', tabindex: '-1', title: `Open ${item.file}`, 'aria-describedby': described }, item.name);
   const menu = el('button', {
     type: 'button',
     class: 'icon skill-menu-button',
@@ -59,6 +66,7 @@ export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement 
     el('div', { class: 'skill-head' }, name, el('span', { class: 'skill-marks', id: `${id}-marks` }, ...markers), menu),
     el('div', { class: 'skill-desc', id: `${id}-desc`, title: item.description }, item.description || 'No description.'),
     factLine,
+    ...(healthLine ? [healthLine] : []),
   );
 }
 
@@ -73,6 +81,7 @@ export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
     { label: 'Rename…', run: () => send({ type: 'skills/rename', file }) },
     { label: item.disabled ? 'Enable' : 'Disable', run: () => send({ type: 'skills/setEnabled', file, enabled: item.disabled }) },
     { label: 'Reveal in Explorer', run: () => send({ type: 'skills/reveal', file }) },
+    ...(item.health?.archivable && !item.shadowedBy ? [{ label: 'Archive', run: () => send({ type: 'skills/archive', file }) }] : []),
     { label: 'Delete…', run: () => send({ type: 'skills/delete', file }), separated: true, danger: true },
   ];
 }

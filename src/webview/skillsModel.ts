@@ -1,5 +1,5 @@
 import { TOP_LEVEL_CATEGORY_LABEL } from '../shared/system/categoryLabel';
-import type { CatalogSummary, Scope, SkillListItem } from '../shared/protocol';
+import type { ArchivedSkillItem, CatalogSummary, Scope, SkillListItem } from '../shared/protocol';
 
 /**
  * What the skills tab shows, as plain functions of the host's list (no DOM here, so unit tests
@@ -31,6 +31,32 @@ export const HEALTH_FILTERS: readonly { value: HealthFilter; label: string }[] =
 ];
 
 export const TOP_LEVEL = TOP_LEVEL_CATEGORY_LABEL;
+
+/** How the list (not search results, which keep their ranking) is ordered. */
+export type SortOrder = 'category' | 'usefulness';
+
+export const SORT_ORDERS: readonly { value: SortOrder; label: string }[] = [
+  { value: 'category', label: 'By category' },
+  { value: 'usefulness', label: 'By usefulness' },
+];
+
+export function isSortOrder(value: unknown): value is SortOrder {
+  return SORT_ORDERS.some((order) => order.value === value);
+}
+
+/**
+ * Most useful first (the host's usefulness: uses, smoothed success rate and ratings); skills never
+ * used follow by name, and shadowed copies, whose usage belongs to the copy in use, come last.
+ */
+export function byUsefulness(items: readonly SkillListItem[]): SkillListItem[] {
+  const value = (item: SkillListItem) => (item.shadowedBy ? -1 : (item.health?.usefulness ?? 0));
+  return [...items].sort((a, b) => value(b) - value(a) || compare(a.name, b.name) || compare(a.file, b.file));
+}
+
+/** The archived skills a scope filter lets through, by name. */
+export function archivedInScope(archived: readonly ArchivedSkillItem[], scope: ScopeFilter): ArchivedSkillItem[] {
+  return archived.filter((item) => scope === 'all' || item.scope === scope).sort((a, b) => compare(a.name, b.name) || compare(a.dir, b.dir));
+}
 
 export function isScopeFilter(value: unknown): value is ScopeFilter {
   return SCOPE_FILTERS.some((filter) => filter.value === value);

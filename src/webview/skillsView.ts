@@ -1,13 +1,17 @@
 import type { AreaMessage, HostToWebview, SkillListItem, SkillsList } from '../shared/protocol';
+import { ARCHIVED_GROUP, renderArchivedGroup } from './archivedSkillsGroup';
 import { el } from './dom';
 import { updatePanelState } from './panelState';
 import { RovingFocus } from './rovingFocus';
 import { SkillMenu } from './skillMenu';
 import { renderSkillRow, skillMenuEntries } from './skillRow';
-import type { Filters, HealthFilter, ScopeFilter } from './skillsModel';
+import type { Filters, HealthFilter, ScopeFilter, SortOrder } from './skillsModel';
 import {
   HEALTH_FILTERS,
   SCOPE_FILTERS,
+  SORT_ORDERS,
+  archivedInScope,
+  byUsefulness,
   catalogText,
   categoryLabel,
   groupByCategory,
@@ -26,7 +30,7 @@ const AUTO_EXPAND_LIMIT = 300;
 const SEARCH_DEBOUNCE_MS = 200;
 /** Bigger lists are not kept in the webview's state (setState copies it on every call). */
 const MAX_SAVED_SKILLS = 1_500;
-const NAVIGABLE = '.group-toggle, .skill-name, .more';
+const NAVIGABLE = '.group-toggle, .skill-name, .more, .restore';
 
 export function createSkillsView(send: Send): TabView<'skills'> {
   return new SkillsView(send);
@@ -41,6 +45,7 @@ class SkillsView implements TabView<'skills'> {
   private results: { query: string; files: string[]; tookMs: number } | undefined;
   private scope: ScopeFilter;
   private health: HealthFilter;
+  private sort: SortOrder;
   private readonly open: Record<string, boolean>;
   private readonly shown = new Map<string, number>();
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -61,6 +66,7 @@ class SkillsView implements TabView<'skills'> {
     this.query = saved.query ?? '';
     this.scope = saved.scope ?? 'all';
     this.health = saved.health ?? 'all';
+    this.sort = saved.sort ?? 'category';
     this.open = saved.open ?? {};
 
     this.searchBox = el('input', { type: 'search', class: 'skills-search', placeholder: 'Search skills', 'aria-label': 'Search skills', maxlength: String(MAX_QUERY) });
@@ -83,6 +89,7 @@ class SkillsView implements TabView<'skills'> {
       { class: 'skills-filters', role: 'group', 'aria-label': 'Filters' },
       filterSelect('Scope', SCOPE_FILTERS, this.scope, (value) => this.setFilters({ scope: value })),
       filterSelect('Health', HEALTH_FILTERS, this.health, (value) => this.setFilters({ health: value })),
+      filterSelect('Order', SORT_ORDERS, this.sort, (value) => this.setSort(value)),
     );
     this.trustNotice = el('div', { class: 'notice warning', hidden: '' });
     this.catalogLine = el('div', { class: 'catalog-line muted', 'data-testid': 'catalog-line' });
@@ -152,7 +159,7 @@ class SkillsView implements TabView<'skills'> {
 
   private save(): void {
     const list = this.list && this.list.skills.length <= MAX_SAVED_SKILLS ? this.list : undefined;
-    updatePanelState({ skills: { query: this.query, scope: this.scope, health: this.health, open: this.open, ...(list ? { list } : {}) } satisfies SkillsState });
+    updatePanelState({ skills: { query: this.query, scope: this.scope, health: this.health, sort: this.sort, open: this.open, ...(list ? { list } : {}) } satisfies SkillsState });
   }
 
   private get filters(): Filters {
@@ -163,6 +170,13 @@ class SkillsView implements TabView<'skills'> {
     this.scope = change.scope ?? this.scope;
     this.health = change.health ?? this.health;
     this.shown.clear();
+    this.save();
+    this.render();
+  }
+
+  private setSort(sort: SortOrder): void {
+    this.sort = sort;
+    this.shown.delete('useful');
     this.save();
     this.render();
   }
@@ -186,7 +200,7 @@ class SkillsView implements TabView<'skills'> {
     this.searchBox.value = '';
     this.scope = 'all';
     this.health = 'all';
-    for (const node of this.element.querySelectorAll<HTMLSelectElement>('select.filter')) node.value = 'all';
+    for (const node of this.element.querySelectorAll<HTMLSelectElement>('select.filter')) if (node.getAttribute('aria-label') !== 'Order') node.value = 'all';
     this.runSearch();
     this.searchBox.focus();
   }
@@ -248,6 +262,7 @@ class SkillsView implements TabView<'skills'> {
           el('p', {}, `Skills are folders with a SKILL.md in .agents/skills of this project or in ~/.agents/skills${where}. Other tools’ folders (~/.claude/skills, .github/skills) are read too.`),
           create,
         ),
+        ...this.renderArchived(list),
       ];
     }
     const query = this.query.trim();
@@ -256,15 +271,21 @@ class SkillsView implements TabView<'skills'> {
     const filtering = this.scope !== 'all' || this.health !== 'all';
     if (filtered.length === 0) {
       this.countLine.textContent = `None of ${plural(list.skills.length, 'skill')} match the filters.`;
-      return [this.noMatches('No skills match these filters.')];
+      return [this.noMatches('No skills match these filters.'), ...this.renderArchived(list)];
+    }
+    const now = Date.now();
+    if (this.sort === 'usefulness') {
+      this.countLine.textContent = filtering
+        ? `${filtered.length.toLocaleString('en-US')} of ${plural(list.skills.length, 'skill')} match the filters, most useful first.`
+        : `${plural(list.skills.length, 'skill')}, most useful first.`;
+      return [...this.renderRows(byUsefulness(filtered), 'useful', 'Skills, most useful first', now), ...this.renderArchived(list)];
     }
     const groups = groupByCategory(filtered);
     this.countLine.textContent = filtering
       ? `${filtered.length.toLocaleString('en-US')} of ${plural(list.skills.length, 'skill')} match the filters, in ${plural(groups.length, 'category', 'categories')}.`
       : `${plural(list.skills.length, 'skill')} in ${plural(groups.length, 'category', 'categories')}.`;
-    const now = Date.now();
     const autoOpen = filtered.length <= AUTO_EXPAND_LIMIT;
-    return groups.map((group) => {
+    const sections = groups.map((group) => {
       const key = `g:${group.category}`;
       const open = this.open[group.category] ?? autoOpen;
       const label = categoryLabel(group.category);
@@ -279,6 +300,14 @@ class SkillsView implements TabView<'skills'> {
       if (open) section.append(...this.renderRows(group.items, key, `Skills in ${label}`, now));
       return section;
     });
+    return [...sections, ...this.renderArchived(list)];
+  }
+
+  /** The archived skills (unfiltered by health: they have none), as a closed group with a Restore button per skill. */
+  private renderArchived(list: SkillsList): Node[] {
+    const archived = archivedInScope(list.archived ?? [], this.scope);
+    if (archived.length === 0 || this.health !== 'all') return [];
+    return [renderArchivedGroup(archived.slice(0, PAGE), archived.length, this.open[ARCHIVED_GROUP] ?? false)];
   }
 
   private renderResults(query: string, list: SkillsList): Node[] {
@@ -325,6 +354,11 @@ class SkillsView implements TabView<'skills'> {
     if (toggle) return this.toggleGroup(toggle, toggle.getAttribute('aria-expanded') !== 'true');
     const more = target.closest<HTMLElement>('.more');
     if (more) return this.showMore(more);
+    const restore = target.closest<HTMLElement>('.restore');
+    if (restore?.dataset.dir) {
+      this.send({ type: 'skills/restore', dir: restore.dataset.dir });
+      return;
+    }
     const item = this.itemOf(target);
     if (!item) return;
     if (target.closest('.skill-menu-button')) return this.openMenu(target.closest('.skill-menu-button') as HTMLElement, item);

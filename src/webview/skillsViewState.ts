@@ -2,8 +2,8 @@ import type { SkillsList } from '../shared/protocol';
 import { parseHostMessage } from '../shared/protocol';
 import { el } from './dom';
 import { panelState } from './panelState';
-import type { HealthFilter, ScopeFilter } from './skillsModel';
-import { isHealthFilter, isScopeFilter } from './skillsModel';
+import type { HealthFilter, ScopeFilter, SortOrder } from './skillsModel';
+import { isHealthFilter, isScopeFilter, isSortOrder } from './skillsModel';
 
 export const MAX_QUERY = 1_000;
 
@@ -12,6 +12,7 @@ export interface SkillsState {
   query?: string;
   scope?: ScopeFilter;
   health?: HealthFilter;
+  sort?: SortOrder;
   /** Groups the person opened (true) or closed (false); the others follow the view's default. */
   open?: Record<string, boolean>;
   list?: SkillsList;
@@ -27,6 +28,7 @@ export function savedState(): SkillsState {
     ...(typeof raw.query === 'string' ? { query: raw.query.slice(0, MAX_QUERY) } : {}),
     ...(isScopeFilter(raw.scope) ? { scope: raw.scope } : {}),
     ...(isHealthFilter(raw.health) ? { health: raw.health } : {}),
+    ...(isSortOrder(raw.sort) ? { sort: raw.sort } : {}),
     open: open as Record<string, boolean>,
     ...(list?.ok && list.value.type === 'skills/list' ? { list: list.value.list } : {}),
   };

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { SETTINGS } from '../../core/base/contributions';
 import { DisposableStore } from '../../core/base/disposableStore';
 import type { Logger } from '../../core/base/logger';
+import { describeError } from '../../core/base/logger';
 import { SyncReadFileSystem } from '../../core/base/syncReadFileSystem';
 import { configuredRoots } from '../../core/skills/index/configuredRoots';
 import type { CatalogResult } from '../../core/skills/catalog/skillCatalog';
@@ -12,6 +13,11 @@ import { SkillIndex } from '../../core/skills/index/skillIndex';
 import { SkillSearch } from '../../core/skills/search/skillSearch';
 import type { SkillRecord } from '../../core/skills/model/skillTypes';
 import { SkillUsage } from '../../core/skills/index/skillUsage';
+import type { ArchiveResult, ArchivedSkill } from '../../core/skills/index/skillArchive';
+import { archiveSkill, listArchived, restoreSkill } from '../../core/skills/index/skillArchive';
+import { healthOf } from '../../core/skills/index/skillHealth';
+import { isInside } from '../../core/skills/model/skillPaths';
+import { usagePrior } from '../../core/skills/search/usagePrior';
 import type { SkillRoot } from '../../core/base/skillRoots';
 import { FileTextStore } from '../../core/base/textStore';
 import { SkillWatchers } from './skillWatchers';
@@ -41,6 +47,7 @@ export class SkillService implements vscode.Disposable {
   private catalogCache: CatalogResult | undefined;
   private rootProblems: string[] = [];
   private readyPromise: Promise<void> | undefined;
+  private archivedList: readonly ArchivedSkill[] = [];
 
   constructor(
     private readonly storageDir: string,
@@ -66,8 +73,63 @@ export class SkillService implements vscode.Disposable {
   }
 
   get search(): SkillSearch {
-    this.searchIndex ??= new SkillSearch(this.index.active());
+    if (!this.searchIndex) {
+      this.searchIndex = new SkillSearch(this.index.active());
+      // Read at query time, so a run or a rating counts from the next search on.
+      this.searchIndex.setPrior((record) => usagePrior(this.usage.get(record.name)));
+    }
     return this.searchIndex;
+  }
+
+  /** The archived skills of the roots in use, as last read. */
+  get archived(): readonly ArchivedSkill[] {
+    return this.archivedList;
+  }
+
+  /**
+   * Moves an indexed skill into its root's `.archive` (skillArchive.ts), if it may be archived: the
+   * assistant created it and nobody used it for 90 days. Refused with a reason otherwise.
+   */
+  async archive(file: string, now = Date.now()): Promise<ArchiveResult> {
+    await this.start();
+    const record = this.index.all().find((candidate) => candidate.file === file);
+    if (!record) return { ok: false, error: `${file} is not a known skill any more; it may have been moved or deleted.` };
+    const usage = this.usage.get(record.name);
+    if (!healthOf(usage, now).archivable) {
+      return { ok: false, error: `"${record.name}" cannot be archived: only skills the assistant created and nobody used for 90 days can be.` };
+    }
+    const nested = this.index.all().filter((other) => other.dir !== record.dir && isInside(record.dir, other.dir));
+    if (nested.length > 0) return { ok: false, error: `Cannot archive "${record.name}": its folder holds other skills (${nested.map((r) => `"${r.name}"`).join(', ')}); move those first.` };
+    const result = await archiveSkill(this.fs, record.root, record.dir);
+    if (result.ok) {
+      this.logger.info(`Archived the skill "${record.name}" to ${result.to}`);
+      await this.refreshArchived();
+      await this.invalidate([result.from]);
+    }
+    return result;
+  }
+
+  /** Moves an archived skill back to where it came from; never over an existing folder. */
+  async restore(dir: string): Promise<ArchiveResult> {
+    await this.start();
+    const result = await restoreSkill(this.fs, this.index.roots, dir);
+    if (result.ok) {
+      const name = this.archivedList.find((skill) => skill.dir === result.from)?.name;
+      if (name) this.usage.markRestored(name);
+      this.logger.info(`Restored the archived skill ${result.from} to ${result.to}`);
+      await this.refreshArchived();
+      await this.invalidate([result.to]);
+    }
+    return result;
+  }
+
+  /** Reads the roots' archives again. */
+  async refreshArchived(): Promise<void> {
+    try {
+      this.archivedList = await listArchived(this.fs, this.index.roots);
+    } catch (error) {
+      this.logger.warn(`Could not list archived skills: ${describeError(error)}`);
+    }
   }
 
   get skillIndex(): SkillIndex {
@@ -87,6 +149,7 @@ export class SkillService implements vscode.Disposable {
   async reindex(): Promise<void> {
     await this.start();
     await this.index.rescan();
+    await this.refreshArchived();
     this.searchIndex = undefined;
     this.catalogCache = undefined;
     this.changeEmitter.fire({ added: [], removed: [], changed: [] });
@@ -104,6 +167,7 @@ export class SkillService implements vscode.Disposable {
     const { roots, disabled } = this.readSettings();
     await this.index.setRoots(roots, disabled);
     await this.watchers.reset(roots);
+    await this.refreshArchived();
     this.searchIndex = undefined;
     this.catalogCache = undefined;
     this.changeEmitter.fire({ added: [], removed: [], changed: [] });
@@ -136,6 +200,7 @@ export class SkillService implements vscode.Disposable {
     );
     this.store.add(this.index.onDidChange((change) => this.applyChange(change)));
     await Promise.all([this.index.load(), this.usage.load()]);
+    await this.refreshArchived();
     await this.watchers.reset(roots);
     const active = this.index.active().length;
     this.logger.info(`Skill index ready: ${this.index.all().length} skill(s), ${active} active, from ${roots.length} folder(s)`);

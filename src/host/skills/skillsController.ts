@@ -5,9 +5,13 @@ import { COMMANDS } from '../../core/base/contributions';
 import { DisposableStore } from '../../core/base/disposableStore';
 import type { Logger } from '../../core/base/logger';
 import { browserSearch } from '../../core/skills/search/browserSearch';
-import { browserCatalogSummary, browserSkills } from '../../core/skills/catalog/skillListItems';
+import { browserArchivedSkills, browserCatalogSummary, browserSkills } from '../../core/skills/catalog/skillListItems';
 import type { LintCounts } from '../../core/skills/catalog/skillListItems';
+import { declaredSkills } from '../../core/skills/index/skillHealth';
+import { calledSkills } from '../../core/skills/index/skillUsage';
+import { parseSkillBytes } from '../../core/skills/model/skillParser';
 import { SKILL_FILE } from '../../core/skills/model/skillTypes';
+import type { SkillRecord } from '../../core/skills/model/skillTypes';
 import type { AreaMessage, SkillsList, WebviewToHost } from '../../shared/protocol';
 import { assertNever } from '../../shared/protocol';
 import type { PanelArea, PanelPort } from '../panel/panelArea';
@@ -37,6 +41,11 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
   private trailing = false;
   private lastPostAt = Number.NEGATIVE_INFINITY;
   private lastCount = 0;
+  /**
+   * What each SKILL.md declares it calls, by file, for the "calls `x`, not declared" health note;
+   * read only for skills whose runs called other skills, again when the file changes.
+   */
+  private readonly declaredCache = new Map<string, { readonly mtimeMs: number; readonly size: number; names?: readonly string[] }>();
 
   constructor(
     private readonly skills: SkillService,
@@ -92,6 +101,27 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
       case 'skills/reindex':
         await vscode.commands.executeCommand(COMMANDS.reindexSkills);
         return;
+      case 'skills/archive': {
+        const result = await this.skills.archive(message.file);
+        if (!result.ok) throw new Error(result.error);
+        this.port.post({ type: 'panel/notice', level: 'info', message: `Archived to ${result.to}. Restore it from "Archived skills" at the end of the Skills tab.` });
+        return;
+      }
+      case 'skills/restore': {
+        const result = await this.skills.restore(message.dir);
+        if (!result.ok) throw new Error(result.error);
+        this.port.post({ type: 'panel/notice', level: 'info', message: `Restored to ${result.to}.` });
+        return;
+      }
+      case 'skills/rate':
+        await this.skills.ready;
+        if (this.skills.skillIndex.byName(message.name).length === 0) {
+          this.logger.info(`A rating for "${message.name.slice(0, 60)}" was ignored: no skill of that name is indexed`);
+          return;
+        }
+        this.skills.usage.rate(message.name, message.rating);
+        this.schedule();
+        return;
       default:
         return assertNever(message);
     }
@@ -122,8 +152,32 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
       return { errors, warnings };
     };
     const catalog = this.skills.catalog();
-    const skills = browserSkills({ records: index.all(), lint, usage: (name) => this.skills.usage.get(name), catalog });
-    return { loading: false, skills, catalog: browserCatalogSummary(catalog), trusted };
+    const skills = browserSkills({
+      records: index.all(),
+      lint,
+      usage: (name) => this.skills.usage.get(name),
+      catalog,
+      declared: (record) => this.declared(record),
+    });
+    const archived = browserArchivedSkills(this.skills.archived);
+    return { loading: false, skills, catalog: browserCatalogSummary(catalog), trusted, ...(archived.length > 0 ? { archived } : {}) };
+  }
+
+  /** The cached declaration of a skill whose runs called others; a missing or outdated one is read, and a list follows. */
+  private declared(record: SkillRecord): readonly string[] | undefined {
+    if (calledSkills(this.skills.usage.get(record.name)).length === 0) return undefined;
+    const cached = this.declaredCache.get(record.file);
+    if (cached && cached.mtimeMs === record.mtimeMs && cached.size === record.size) return cached.names;
+    const entry: { mtimeMs: number; size: number; names?: readonly string[] } = { mtimeMs: record.mtimeMs, size: record.size };
+    this.declaredCache.set(record.file, entry);
+    void this.skills.fs.readFile(record.file).then(
+      (bytes) => {
+        entry.names = declaredSkills(parseSkillBytes(bytes).frontmatter);
+        this.schedule();
+      },
+      (error: unknown) => this.logger.debug(`Could not read ${record.file} for its declared skills: ${String(error)}`),
+    );
+    return undefined;
   }
 
   dispose(): void {

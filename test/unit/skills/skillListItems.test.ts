@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { browserSearch } from '../../../src/core/skills/search/browserSearch';
 import { buildCatalog } from '../../../src/core/skills/catalog/skillCatalog';
-import { LIST_DESCRIPTION_CHARS, browserCatalogSummary, browserSkills, catalogStates } from '../../../src/core/skills/catalog/skillListItems';
+import { LIST_DESCRIPTION_CHARS, browserArchivedSkills, browserCatalogSummary, browserSkills, catalogStates } from '../../../src/core/skills/catalog/skillListItems';
 import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
 import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
 import type { SkillUsageEntry } from '../../../src/core/skills/index/skillUsage';
@@ -42,6 +42,34 @@ describe('skill browser list', () => {
     // Not linted yet: what the index could not read still counts as an error.
     assert.equal(fourth?.errors, 1);
     assert.equal(fourth?.warnings, 0);
+  });
+
+  it('adds the health line, staleness and usefulness of skills with usage, not of the shadowed copies', () => {
+    const now = Date.UTC(2025, 5, 1);
+    const day = 24 * 60 * 60 * 1000;
+    const items = browserSkills({
+      records: [winner, shadowed, disabled],
+      lint: () => undefined,
+      usage: (name) =>
+        name === 'deploy-app'
+          ? usage({ runs: 4, successes: 3, failures: 1, lastUsed: now - 100 * day, createdBy: 'agent', calls: [['build', 'notify']], lastFailure: { at: now - 3 * day, message: 'exit 1' } })
+          : undefined,
+      now,
+      declared: (record) => (record.name === 'deploy-app' ? ['build'] : undefined),
+    });
+    const [first, second, third] = items;
+    assert.equal(first?.version, '1.2.0');
+    assert.deepEqual({ ...first?.health, line: undefined }, { line: undefined, successRate: 0.75, stale: true, archivable: true, usefulness: first?.health?.usefulness });
+    assert.ok((first?.health?.usefulness ?? 0) > 0);
+    assert.equal(first?.health?.line, '4 runs · 75% ok · last failure 3 days ago: "exit 1" · calls `notify`, not declared · stale: unused for 100 days');
+    assert.equal(second?.health, undefined);
+    assert.equal(third?.health, undefined, 'no usage, no health');
+  });
+
+  it('lists archived skills with where they go back to', () => {
+    const root = { path: '/w/.agents/skills', scope: 'project' as const, label: '.agents/skills', writeTarget: true };
+    const listed = browserArchivedSkills([{ name: 'old', description: 'Old.\nThing.', dir: '/w/.agents/skills/.archive/ops/old', root, restoreTo: '/w/.agents/skills/ops/old', category: 'ops' }]);
+    assert.deepEqual(listed, [{ dir: '/w/.agents/skills/.archive/ops/old', name: 'old', description: 'Old. Thing.', category: 'ops', scope: 'project', rootLabel: '.agents/skills' }]);
   });
 
   it('cuts long descriptions to one short line', () => {

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { SkillListItem } from '../../../src/shared/protocol';
 import {
+  archivedInScope,
+  byUsefulness,
   catalogText,
+  isSortOrder,
   groupByCategory,
   lintStatus,
   matchesFilters,
@@ -58,6 +61,31 @@ describe('skills tab model', () => {
     const files = ['/skills//top/SKILL.md', '/gone/SKILL.md', '/skills/ops/zeta/SKILL.md', '/skills/docs/off/SKILL.md'];
     assert.deepEqual(rankedItems(files, byFile, { scope: 'all', health: 'all' }).map((i) => i.name), ['top', 'zeta', 'off']);
     assert.deepEqual(rankedItems(files, byFile, { scope: 'project', health: 'all' }).map((i) => i.name), ['top', 'zeta']);
+  });
+
+  it('sorts by usefulness: the most useful first, never-used skills by name, shadowed copies last', () => {
+    const health = (usefulness: number) => ({ line: '', stale: false, archivable: false, usefulness });
+    const list = [
+      item('never-b'),
+      item('good', { health: health(3.2) }),
+      item('copy', { shadowedBy: '/skills/good/SKILL.md', health: health(9) }),
+      item('never-a'),
+      item('best', { health: health(5) }),
+      item('weak', { health: health(0.4) }),
+    ];
+    assert.deepEqual(byUsefulness(list).map((i) => i.name), ['best', 'good', 'weak', 'never-a', 'never-b', 'copy']);
+    assert.deepEqual(list.map((i) => i.name)[0], 'never-b', 'the input is not reordered');
+    assert.equal(isSortOrder('usefulness'), true);
+    assert.equal(isSortOrder('random'), false);
+  });
+
+  it('lists archived skills of the chosen scope by name', () => {
+    const archived = [
+      { dir: '/p/.archive/z', name: 'zed', description: '', category: '', scope: 'project' as const, rootLabel: '.agents/skills' },
+      { dir: '/u/.archive/a', name: 'abc', description: '', category: 'ops', scope: 'user' as const, rootLabel: '~/.agents/skills' },
+    ];
+    assert.deepEqual(archivedInScope(archived, 'all').map((a) => a.name), ['abc', 'zed']);
+    assert.deepEqual(archivedInScope(archived, 'project').map((a) => a.name), ['zed']);
   });
 
   it('says the lint status in words, not only with the icon', () => {

@@ -2,6 +2,8 @@ import type { SkillScope } from '../../base/skillRoots';
 import type { CatalogResult } from './skillCatalog';
 import type { SkillRecord } from '../model/skillTypes';
 import type { SkillUsageEntry } from '../index/skillUsage';
+import { healthOf } from '../index/skillHealth';
+import type { ArchivedSkill } from '../index/skillArchive';
 
 /** How a skill appears in the catalog the model sees; absent for skills that are not in use. */
 export type CatalogState = 'full' | 'shortened' | 'collapsed' | 'omitted';
@@ -22,7 +24,32 @@ export interface BrowserSkill {
   platformHidden: boolean;
   disabled: boolean;
   usage?: { lastUsed?: string; runs: number; views: number };
+  /** From the usage statistics (skillHealth.ts); absent for a skill with no usage recorded. */
+  health?: BrowserSkillHealth;
   inCatalog?: CatalogState;
+}
+
+export interface BrowserSkillHealth {
+  /** `''` when there is nothing to say beyond the usage line. */
+  line: string;
+  successRate?: number;
+  stale: boolean;
+  archivable: boolean;
+  /** The order of "by usefulness", higher first. */
+  usefulness: number;
+}
+
+/** An archived skill as the browser lists it (the protocol's `ArchivedSkillItem`). */
+export interface BrowserArchivedSkill {
+  /** The archived folder: the key of `skills/restore`. */
+  dir: string;
+  name: string;
+  description: string;
+  version?: string;
+  /** The category it goes back to. */
+  category: string;
+  scope: SkillScope;
+  rootLabel: string;
 }
 
 export interface BrowserCatalogSummary {
@@ -46,6 +73,10 @@ export interface BrowserListInputs {
   readonly lint: (file: string) => LintCounts | undefined;
   readonly usage: (name: string) => SkillUsageEntry | undefined;
   readonly catalog?: CatalogResult;
+  /** For the health line's ages and staleness; defaults to the clock. */
+  readonly now?: number;
+  /** The skills a SKILL.md declares it calls, when known (read only for skills whose runs called others). */
+  readonly declared?: (record: SkillRecord) => readonly string[] | undefined;
 }
 
 /**
@@ -75,6 +106,7 @@ export function catalogStates(catalog: CatalogResult): (record: SkillRecord) => 
 /** Every indexed skill (shadowed, disabled and platform-hidden copies included) as browser rows. */
 export function browserSkills(inputs: BrowserListInputs): BrowserSkill[] {
   const state = inputs.catalog ? catalogStates(inputs.catalog) : () => undefined;
+  const now = inputs.now ?? Date.now();
   return inputs.records.map((record) => {
     const lint = inputs.lint(record.file);
     // Until the lint has run, what the index could not read is all there is to count.
@@ -99,10 +131,37 @@ export function browserSkills(inputs: BrowserListInputs): BrowserSkill[] {
     if (usage && (usage.runs > 0 || usage.views > 0 || usage.lastUsed !== undefined)) {
       item.usage = { runs: usage.runs, views: usage.views, ...(usage.lastUsed !== undefined ? { lastUsed: new Date(usage.lastUsed).toISOString() } : {}) };
     }
+    if (usage && hasHistory(usage)) {
+      const declared = inputs.declared?.(record);
+      const health = healthOf(usage, now, declared ? { declared } : {});
+      item.health = {
+        line: health.line,
+        stale: health.stale,
+        archivable: health.archivable,
+        usefulness: health.usefulness,
+        ...(health.successRate !== undefined ? { successRate: health.successRate } : {}),
+      };
+    }
     const inCatalog = state(record);
     if (inCatalog) item.inCatalog = inCatalog;
     return item;
   });
+}
+
+function hasHistory(usage: SkillUsageEntry): boolean {
+  return usage.runs > 0 || usage.views > 0 || usage.lastUsed !== undefined || (usage.thumbsUp ?? 0) > 0 || (usage.thumbsDown ?? 0) > 0 || usage.createdBy !== undefined;
+}
+
+export function browserArchivedSkills(archived: readonly ArchivedSkill[]): BrowserArchivedSkill[] {
+  return archived.map((skill) => ({
+    dir: skill.dir,
+    name: skill.name,
+    description: listDescription(skill.description),
+    ...(skill.version !== undefined ? { version: skill.version } : {}),
+    category: skill.category,
+    scope: skill.root.scope,
+    rootLabel: skill.root.label,
+  }));
 }
 
 export function browserCatalogSummary(catalog: CatalogResult): BrowserCatalogSummary {

@@ -1,9 +1,33 @@
 import type { Logger } from '../../base/logger';
 import { describeError, nullLogger } from '../../base/logger';
 import type { TextStore } from '../../base/textStore';
+import { clipLine } from '../../text/clip';
 
-export type UsageKind = 'view' | 'run' | 'edit';
+/** `create`: written by skill_manage `create` (the model, or Save as Skill); counts as an edit too. */
+export type UsageKind = 'view' | 'run' | 'edit' | 'create';
+export type SkillCreator = 'agent' | 'user';
 
+export interface SkillFailure {
+  readonly at: number;
+  /** One line, at most MAX_FAILURE_CHARS. */
+  readonly message: string;
+}
+
+/** What one run of a skill reports (the executor's feedback). */
+export interface SkillRunReport {
+  readonly success: boolean;
+  readonly latencyMs: number;
+  /** The output did not match what the skill declares (its output schema). */
+  readonly drift: boolean;
+  readonly error?: string;
+  /** Other skills the run called, for the "calls `x`, not declared" check. */
+  readonly calledSkills?: readonly string[];
+}
+
+/**
+ * Per-skill statistics. The optional fields were added after the first format and are absent while
+ * zero or empty, so files written before them load unchanged and still read the same.
+ */
 export interface SkillUsageEntry {
   readonly views: number;
   readonly runs: number;
@@ -13,10 +37,55 @@ export interface SkillUsageEntry {
   /** Sum of run latencies, for the average shown in the browser. */
   readonly totalLatencyMs: number;
   readonly lastUsed?: number;
+  /** Runs whose output drifted from what the skill declares. */
+  readonly drift?: number;
+  readonly thumbsUp?: number;
+  readonly thumbsDown?: number;
+  readonly lastFailure?: SkillFailure;
+  /** Latencies of the latest runs, oldest first, at most MAX_LATENCY_SAMPLES: the median. */
+  readonly latencies?: readonly number[];
+  /** The skills each of the latest MAX_CALL_RUNS runs called, oldest first. */
+  readonly calls?: readonly (readonly string[])[];
+  readonly createdBy?: SkillCreator;
+  readonly createdAt?: number;
+  /** Last restored from the archive: an old skill brought back is not stale at once. */
+  readonly restoredAt?: number;
 }
+
+export const MAX_LATENCY_SAMPLES = 50;
+export const MAX_CALL_RUNS = 20;
+export const MAX_CALLED_PER_RUN = 50;
+export const MAX_FAILURE_CHARS = 300;
 
 const EMPTY: SkillUsageEntry = { views: 0, runs: 0, edits: 0, successes: 0, failures: 0, totalLatencyMs: 0 };
 const SAVE_DELAY_MS = 2_000;
+
+/** The median of the latest run latencies; undefined before any timed run. */
+export function medianLatencyMs(entry: SkillUsageEntry): number | undefined {
+  const sorted = [...(entry.latencies ?? [])].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const upper = sorted[mid];
+  if (upper === undefined) return undefined;
+  return sorted.length % 2 === 1 ? upper : ((sorted[mid - 1] ?? upper) + upper) / 2;
+}
+
+/** Every skill the latest runs called, each once, in first-called order. */
+export function calledSkills(entry: SkillUsageEntry): string[] {
+  return [...new Set((entry.calls ?? []).flat())];
+}
+
+/** The called skills that `declared` does not name (a workflow's steps and fallbacks), sorted. */
+export function undeclaredCalls(declared: readonly string[], called: readonly string[]): string[] {
+  const known = new Set(declared.map((name) => name.trim().toLowerCase()));
+  const out = new Set<string>();
+  for (const name of called) if (name.trim() !== '' && !known.has(name.trim().toLowerCase())) out.add(name.trim());
+  return [...out].sort();
+}
+
+function keepLast<T>(list: readonly T[] | undefined, item: T, max: number): T[] {
+  const next = [...(list ?? []), item];
+  return next.length > max ? next.slice(next.length - max) : next;
+}
 
 /**
  * Per-skill usage kept in the extension's storage. Writes are batched: usage is a ranking prior,
@@ -36,9 +105,9 @@ export class SkillUsage {
   async load(): Promise<void> {
     try {
       const text = await this.store.read();
-      const data = text ? (JSON.parse(text) as { skills?: Record<string, Partial<SkillUsageEntry>> }) : {};
+      const data = text ? (JSON.parse(text) as { skills?: Record<string, unknown> }) : {};
       for (const [name, raw] of Object.entries(data.skills ?? {})) {
-        this.entries.set(name, { ...EMPTY, ...sanitize(raw) });
+        this.entries.set(name, sanitize(raw));
       }
     } catch (error) {
       this.logger.warn(`Skill usage statistics were unreadable and start afresh: ${describeError(error)}`);
@@ -48,6 +117,11 @@ export class SkillUsage {
 
   get(name: string): SkillUsageEntry {
     return this.entries.get(name) ?? EMPTY;
+  }
+
+  /** Names with any usage recorded, sorted. */
+  names(): string[] {
+    return [...this.entries.keys()].sort();
   }
 
   /** Usage in the shape the catalog ranks by. */
@@ -60,17 +134,56 @@ export class SkillUsage {
   }
 
   record(name: string, kind: UsageKind, outcome?: { ok: boolean; latencyMs?: number }): void {
-    const entry = this.get(name);
-    this.entries.set(name, {
+    if (kind === 'run' && outcome) {
+      this.recordRun(name, { success: outcome.ok, latencyMs: outcome.latencyMs ?? Number.NaN, drift: false });
+      return;
+    }
+    this.update(name, (entry) => ({
+      ...entry,
       views: entry.views + (kind === 'view' ? 1 : 0),
       runs: entry.runs + (kind === 'run' ? 1 : 0),
-      edits: entry.edits + (kind === 'edit' ? 1 : 0),
-      successes: entry.successes + (outcome?.ok === true ? 1 : 0),
-      failures: entry.failures + (outcome?.ok === false ? 1 : 0),
-      totalLatencyMs: entry.totalLatencyMs + (outcome?.latencyMs ?? 0),
+      edits: entry.edits + (kind === 'edit' || kind === 'create' ? 1 : 0),
       lastUsed: this.now(),
-    });
-    this.scheduleSave();
+      ...(kind === 'create' ? { createdBy: 'agent' as const, createdAt: this.now() } : {}),
+    }));
+  }
+
+  /** One finished run: outcome, latency (a sample for the median), drift, the failure message and the skills it called. */
+  recordRun(name: string, run: SkillRunReport): void {
+    const at = this.now();
+    const latency = Number.isFinite(run.latencyMs) && run.latencyMs >= 0 ? run.latencyMs : undefined;
+    const called = [...new Set((run.calledSkills ?? []).filter((skill) => typeof skill === 'string' && skill.trim() !== ''))]
+      .slice(0, MAX_CALLED_PER_RUN)
+      .map((skill) => clipLine(skill, 200));
+    this.update(name, (entry) => ({
+      ...entry,
+      runs: entry.runs + 1,
+      successes: entry.successes + (run.success ? 1 : 0),
+      failures: entry.failures + (run.success ? 0 : 1),
+      totalLatencyMs: entry.totalLatencyMs + (latency ?? 0),
+      lastUsed: at,
+      ...(latency !== undefined ? { latencies: keepLast(entry.latencies, latency, MAX_LATENCY_SAMPLES) } : {}),
+      ...(run.drift ? { drift: (entry.drift ?? 0) + 1 } : {}),
+      ...(run.success ? {} : { lastFailure: { at, message: clipLine(run.error?.trim() || 'failed without a message', MAX_FAILURE_CHARS) } }),
+      ...(run.calledSkills !== undefined || entry.calls ? { calls: keepLast(entry.calls, called, MAX_CALL_RUNS) } : {}),
+    }));
+  }
+
+  /** A thumbs up (1) or down (-1) on a chat turn that loaded or ran the skill. Not a use: the time of last use stays. */
+  rate(name: string, rating: 1 | -1): void {
+    // Callers outside TypeScript (a webview message passed on) may send anything else.
+    if (![1, -1].includes(rating)) return;
+    this.update(name, (entry) => (rating === 1 ? { ...entry, thumbsUp: (entry.thumbsUp ?? 0) + 1 } : { ...entry, thumbsDown: (entry.thumbsDown ?? 0) + 1 }));
+  }
+
+  /** Who created the skill; `record(name, 'create')` marks the assistant's own. */
+  markCreated(name: string, by: SkillCreator): void {
+    this.update(name, (entry) => ({ ...entry, createdBy: by, createdAt: this.now() }));
+  }
+
+  /** The skill came back from the archive: its idle time starts again. */
+  markRestored(name: string): void {
+    this.update(name, (entry) => ({ ...entry, restoredAt: this.now() }));
   }
 
   /** Writes pending changes now (on deactivate). */
@@ -82,6 +195,7 @@ export class SkillUsage {
     if (!this.loaded) return;
     const skills = Object.fromEntries([...this.entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     try {
+      // Still version 1: every field added since is optional, so older builds read these files too.
       await this.store.write(JSON.stringify({ version: 1, skills }));
     } catch (error) {
       this.logger.warn(`Could not save skill usage statistics: ${describeError(error)}`);
@@ -90,6 +204,11 @@ export class SkillUsage {
 
   dispose(): void {
     void this.flush();
+  }
+
+  private update(name: string, change: (entry: SkillUsageEntry) => SkillUsageEntry): void {
+    this.entries.set(name, change(this.get(name)));
+    this.scheduleSave();
   }
 
   private scheduleSave(): void {
@@ -101,11 +220,32 @@ export class SkillUsage {
   }
 }
 
-function sanitize(raw: Partial<SkillUsageEntry>): Partial<SkillUsageEntry> {
-  const out: Record<string, number> = {};
-  for (const key of ['views', 'runs', 'edits', 'successes', 'failures', 'totalLatencyMs', 'lastUsed'] as const) {
-    const value = raw[key];
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) out[key] = value;
+const COUNTS = ['views', 'runs', 'edits', 'successes', 'failures', 'totalLatencyMs', 'lastUsed', 'drift', 'thumbsUp', 'thumbsDown', 'createdAt', 'restoredAt'] as const;
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** A saved entry as far as it is well-formed: a bad field is dropped (reads as zero), never the whole entry. */
+function sanitize(input: unknown): SkillUsageEntry {
+  const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...EMPTY };
+  for (const key of COUNTS) if (isCount(raw[key])) out[key] = raw[key];
+  const failure = raw['lastFailure'] as { at?: unknown; message?: unknown } | undefined;
+  if (failure && isCount(failure.at) && typeof failure.message === 'string') {
+    out['lastFailure'] = { at: failure.at, message: clipLine(failure.message, MAX_FAILURE_CHARS) };
   }
-  return out;
+  if (Array.isArray(raw['latencies'])) {
+    const latencies = raw['latencies'].filter(isCount).slice(-MAX_LATENCY_SAMPLES);
+    if (latencies.length > 0) out['latencies'] = latencies;
+  }
+  if (Array.isArray(raw['calls'])) {
+    const calls = raw['calls']
+      .filter((run): run is unknown[] => Array.isArray(run))
+      .slice(-MAX_CALL_RUNS)
+      .map((run) => run.filter((name): name is string => typeof name === 'string' && name.trim() !== '').slice(0, MAX_CALLED_PER_RUN).map((name) => clipLine(name, 200)));
+    if (calls.length > 0) out['calls'] = calls;
+  }
+  if (raw['createdBy'] === 'agent' || raw['createdBy'] === 'user') out['createdBy'] = raw['createdBy'];
+  return out as unknown as SkillUsageEntry;
 }

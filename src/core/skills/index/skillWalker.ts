@@ -21,6 +21,8 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
   '__pycache__', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.ipynb_checkpoints',
   '.cache', '.parcel-cache', '.turbo', '.next', '.gradle',
   '.idea', '.vs', '.vscode', '.Trash', '$RECYCLE.BIN',
+  // Skills archived from the Skills tab (skillArchive.ts): kept on disk, out of the index.
+  '.archive',
 ]);
 
 const SUPPORT: ReadonlySet<string> = new Set(SUPPORT_FOLDERS);

@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { SearchOptions, SearchResult } from 'minisearch';
 import { queryTerms, searchTerms } from './searchText';
+import { MAX_PRIOR, clampPrior } from './usagePrior';
 import type { SkillRecord } from '../model/skillTypes';
 
 export interface SkillSearchHit {
@@ -17,7 +18,18 @@ export interface SkillSearchHit {
    * exampleQueries, headings, category; `similar`: `['name']` when the names are equal, else empty.
    */
   readonly fields: readonly string[];
+  /**
+   * The lexical score before the usage prior, when one is set (`score` is then this times the
+   * prior's multiplier, 0.98–1.02); absent without a prior, where `score` is the lexical score.
+   */
+  readonly relevance?: number;
 }
+
+/**
+ * A record's usage prior: a multiplier of its lexical score (see usagePrior.ts). Whatever it
+ * returns is held to [0.98, 1.02], so it can only reorder hits whose scores are within ~4 %.
+ */
+export type SearchPrior = (record: SkillRecord) => number;
 
 export interface SkillSearchOptions {
   /** Most hits to return; default 10. */
@@ -190,6 +202,7 @@ export class SkillSearch {
   private readonly headingTerms = new TermSets();
   /** In how many records each term occurs, in any field: which terms of a long query are rarest. */
   private readonly documentFrequency = new Map<string, number>();
+  private prior: SearchPrior | undefined;
 
   constructor(records: readonly SkillRecord[] = []) {
     this.setAll(records);
@@ -197,6 +210,11 @@ export class SkillSearch {
 
   get size(): number {
     return this.records.size;
+  }
+
+  /** Sets (or, with undefined, removes) the usage prior of `search` and `suggest`; `similar` never uses it. */
+  setPrior(prior: SearchPrior | undefined): void {
+    this.prior = prior;
   }
 
   /** Replaces the whole content (a full rescan); a later record with the same `file` wins. */
@@ -230,11 +248,15 @@ export class SkillSearch {
   }
 
   search(query: string, options: SkillSearchOptions = {}): SkillSearchHit[] {
+    return this.searchWith(query, options, this.prior);
+  }
+
+  private searchWith(query: string, options: SkillSearchOptions, prior: SearchPrior | undefined): SkillSearchHit[] {
     const top = topCount(options.top, DEFAULT_TOP);
     if (top === 0 || typeof query !== 'string') return [];
     const terms = this.searchedTerms(queryTerms(query, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
-    return this.ranked(this.index.search(terms.join(' ')), top, options.filter);
+    return this.ranked(this.index.search(terms.join(' ')), top, options.filter, prior);
   }
 
   /**
@@ -247,23 +269,46 @@ export class SkillSearch {
     if (top === 0 || typeof message !== 'string') return [];
     const terms = this.affordableTerms(queryTerms(message, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
+    // The floor applies to the lexical score: the prior can reorder suggestions, never make one.
     const minScore = options.minScore ?? DEFAULT_MIN_SUGGESTION_SCORE;
-    const hits = this.ranked(this.index.search(terms.join(' '), SUGGEST_SEARCH_OPTIONS), top, options.filter);
-    return hits.filter((hit) => hit.score >= minScore);
+    return this.ranked(this.index.search(terms.join(' '), SUGGEST_SEARCH_OPTIONS), top, options.filter, this.prior, minScore);
   }
 
-  /** The best `top` of minisearch's results (already sorted by score), ties ordered by name. */
-  private ranked(results: SearchResult[], top: number, filter: ((record: SkillRecord) => boolean) | undefined): SkillSearchHit[] {
+  /**
+   * The best `top` of minisearch's results (already sorted by lexical score) at least `minScore`,
+   * by score (with the prior, when given), ties ordered by name.
+   */
+  private ranked(
+    results: SearchResult[],
+    top: number,
+    filter: ((record: SkillRecord) => boolean) | undefined,
+    prior?: SearchPrior,
+    minScore = Number.NEGATIVE_INFINITY,
+  ): SkillSearchHit[] {
     // minisearch scores and sorts every matching document; everything else is done for the few
-    // that can be returned: the filter, the tie-break by name and the matched fields.
+    // that can be returned: the filter, the prior, the tie-break by name and the matched fields.
     const hits: SkillSearchHit[] = [];
     let last = Number.NaN;
+    /** With a prior: the least final score among the first `top` hits kept. */
+    let floor = Number.NaN;
     for (const result of results) {
-      // Past `top`, only results tied with the last kept one can still make the list.
-      if (hits.length >= top && result.score !== last) break;
+      if (result.score < minScore) break;
+      if (hits.length >= top) {
+        // Past `top`, only results tied with the last kept one can still make the list; with a
+        // prior, those its largest lift could take up to the least final score of the list so far.
+        if (!prior && result.score !== last) break;
+        if (prior && result.score * MAX_PRIOR < floor) break;
+      }
       const record = this.records.get(result.id as string) as SkillRecord;
       if (filter && !filter(record)) continue;
-      hits.push({ record, score: result.score, matched: result.queryTerms, fields: matchedFields(result) });
+      const fields = matchedFields(result);
+      if (prior) {
+        const score = result.score * clampPrior(prior(record));
+        hits.push({ record, score, matched: result.queryTerms, fields, relevance: result.score });
+        if (hits.length === top) floor = Math.min(...hits.map((hit) => hit.score));
+      } else {
+        hits.push({ record, score: result.score, matched: result.queryTerms, fields });
+      }
       last = result.score;
     }
     return hits.sort(byScoreThenName).slice(0, top);
@@ -284,7 +329,8 @@ export class SkillSearch {
     if (core.size === 0 && draftName === '') return [];
 
     const candidates = new Set<string>();
-    for (const hit of this.search(`${draft.name}\n${draft.description}`, { top: 50 })) candidates.add(hit.record.file);
+    // Without the usage prior: overlap is about content, not about how well a skill did.
+    for (const hit of this.searchWith(`${draft.name}\n${draft.description}`, { top: 50 }, undefined)) candidates.add(hit.record.file);
     if (draftName) for (const record of this.records.values()) if (record.name.toLowerCase() === draftName) candidates.add(record.file);
 
     const hits: SkillSearchHit[] = [];

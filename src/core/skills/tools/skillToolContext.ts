@@ -14,5 +14,5 @@ export interface SkillToolContext {
   /** The configured skill roots, for where `create` writes; defaults to the index's roots. */
   readonly roots?: readonly SkillRoot[];
   /** Told about every successful view and write, for the per-skill usage statistics. */
-  readonly usage?: { record(name: string, kind: 'view' | 'edit'): void };
+  readonly usage?: { record(name: string, kind: 'view' | 'edit' | 'create'): void };
 }

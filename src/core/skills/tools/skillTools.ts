@@ -93,7 +93,7 @@ function recordUsage(result: ToolResult, args: { readonly name: string; readonly
   if (!result.success) return result;
   const name = typeof result['name'] === 'string' ? result['name'] : args.name;
   if (!(kind === 'edit' && args.action === 'delete')) {
-    ctx.usage?.record(name, kind);
+    ctx.usage?.record(name, kind === 'edit' && args.action === 'create' ? 'create' : kind);
   }
   return result;
 }
