@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import { nullLogger } from '../../../src/core/base/logger';
 import type { RunTrace } from '../../../src/core/execution/executionTypes';
 import { nodeTraceAppend } from '../../../src/core/execution/executorSetup';
 import { parseTraceLine, TraceStore } from '../../../src/core/execution/traceStore';
@@ -18,7 +19,7 @@ describe('TraceStore', () => {
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-traces-'));
     warnings.length = 0;
-    const logger = { trace() {}, debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
+    const logger = { ...nullLogger, warn: (m: string) => void warnings.push(m) };
     store = new TraceStore({ fs: new NodeFileSystem(), append: nodeTraceAppend, storageDir: dir, logger });
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

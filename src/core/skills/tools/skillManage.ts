@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { bumpPatchVersion } from '../model/versionBump';
 import type { SkillRoot, SkillScope } from '../../base/skillRoots';
 import { lintSkill } from '../lint/skillLint';
 import { decodeSkillBytes, parseSkillText } from '../model/skillParser';
@@ -323,11 +324,16 @@ async function changeSkillMd(action: string, args: Args, record: SkillRecord, ct
     after = (str(args, 'content') as string).replace(/^\uFEFF/, '');
     if (after === before) return { success: true, action, name: record.name, file_path: SKILL_FILE, changed: false, message: 'SKILL.md already has this content; nothing was written.' };
   }
+  // A changed skill is a new version: workflows that pin `name@range` can tell.
+  const bumped = bumpPatchVersion(before, after);
+  if (bumped) after = bumped.text;
   const validated = await validateSkillMd(after, { name: record.name, folderName: record.folderName, dir: record.dir, self: record, before }, ctx);
   if (!validated.ok) return fail(validated.error);
   await ctx.fs.writeFileAtomic(record.file, bom + after);
   await ctx.index.invalidate(record.file);
-  return withWarnings({ action, name: record.name, file_path: SKILL_FILE, ...details, message: `Updated SKILL.md of "${record.name}".` }, validated.value);
+  const version = bumped ? { version: bumped.to, previous_version: bumped.from } : {};
+  const message = `Updated SKILL.md of "${record.name}"${bumped ? ` (version ${bumped.from} → ${bumped.to})` : ''}.`;
+  return withWarnings({ action, name: record.name, file_path: SKILL_FILE, ...details, ...version, message }, validated.value);
 }
 
 function isText(bytes: Uint8Array): boolean {
