@@ -125,12 +125,12 @@ function listSkills(args: { readonly category?: string | undefined; readonly que
   // Room for the per-category counts that a cut list carries, so the whole result stays near the cap.
   const budget = MAX_LIST_CHARS - JSON.stringify(categoryCounts).length - 400;
   const sorted = [...active].sort((a, b) => compare(a.category, b.category) || compare(a.name, b.name));
-  const groups = new Map<string, { name: string; description: string }[]>();
+  const groups = new Map<string, { name: string; version?: string; description: string }[]>();
   let chars = 0;
   let shown = 0;
   for (const record of sorted) {
     const key = record.category || TOP_LEVEL;
-    const entry = { name: record.name, description: shortDescription(record.description) };
+    const entry = { name: record.name, ...(record.version !== undefined ? { version: record.version } : {}), description: shortDescription(record.description) };
     chars += JSON.stringify(entry).length + 1 + (groups.has(key) ? 0 : key.length + 30);
     if (shown >= MAX_LISTED_SKILLS || chars > budget) break;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
@@ -162,6 +162,7 @@ function rankedList(query: string, active: readonly SkillRecord[], ctx: SkillToo
   const shown = hits.slice(0, MAX_QUERY_RESULTS).map((record) => ({
     name: record.name,
     category: record.category,
+    ...(record.version !== undefined ? { version: record.version } : {}),
     description: shortDescription(record.description),
   }));
   const result: Record<string, unknown> = { success: true, query, ...scope, matches: hits.length, shown: shown.length, skills: shown };
@@ -211,7 +212,7 @@ async function viewSkill(args: { readonly name: string; readonly file_path?: str
   const found = lookupSkill(args.name, ctx);
   if (!found.ok) return fail(found.error);
   const record = found.value;
-  const about = { name: record.name, category: record.category, scope: record.scope, root: record.root.label };
+  const about = { name: record.name, ...(record.version !== undefined ? { version: record.version } : {}), category: record.category, scope: record.scope, root: record.root.label };
   const filePath = args.file_path;
   if (filePath !== undefined && filePath.replace(/^\.?\//, '') !== SKILL_FILE) return viewFile(record, filePath, about, ctx);
 
