@@ -1,4 +1,4 @@
-// Builds the four bundles (extension, panel webview, preview webview, CLI) with esbuild and copies sql.js's wasm beside
+// Builds the five bundles (extension, panel webview, preview webview, trace webview, CLI) with esbuild and copies sql.js's wasm beside
 // the extension. `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import { build, context } from 'esbuild';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
@@ -43,6 +43,15 @@ const configs = [
     ...common,
     entryPoints: ['src/webview/preview/main.ts'],
     outfile: 'dist/preview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
+    // The Skill Run Trace panel: a run's timeline, its own small bundle like the preview's.
+    ...common,
+    entryPoints: ['src/webview/trace/main.ts'],
+    outfile: 'dist/trace.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -7,6 +7,7 @@ import { describeError } from '../core/base/logger';
 import { autoApproveSettings, createApprovalPolicy } from './approvals/approvalStore';
 import { ChatController } from './chat/chatController';
 import { ExecutionService } from './execution/executionService';
+import { TraceView } from './execution/traceView';
 import { commandHandlers, registerCommands, vscodeCommandFailureUi } from './commands';
 import { fanOut } from './eventFanout';
 import { HistoryController } from './history/historyController';
@@ -53,6 +54,8 @@ export interface SkillwrightApi {
   readonly saveAsSkill: SaveAsSkill;
   /** Runs skills (scripts, endpoints, workflows) for the chat, Run Skill… and the preview; keeps their traces. */
   readonly execution: ExecutionService;
+  /** The Skill Run Trace panel (its `state()` is what it shows). */
+  readonly traceView: TraceView;
   /** Saves what must survive a restart; called from deactivate(). */
   shutdown(): Promise<void>;
 }
@@ -115,8 +118,9 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const skillsBrowser = store.add(new SkillsController(skills, diagnostics, panel, skillActions, logger));
   panel.setArea('skills', skillsBrowser);
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
+  const traceView = store.add(new TraceView(context.extensionUri, execution.traces, logger));
   const showLogs = () => channel.show(true);
-  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill });
+  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView });
   registerCommands(store, handlers, logger, vscodeCommandFailureUi(showLogs));
 
   // One listener per event, fanning out to the parts that care in a written-down order.
@@ -184,7 +188,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, shutdown: async () => {
+  return { activationMs, panel, status, skills, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, shutdown: async () => {
     await skills.flush();
     await execution.tuning.flush();
     await sessions.flush(logger);

@@ -17,6 +17,7 @@ import { isNewSkillArgs } from './skills/newSkillWizard';
 import type { SkillActions } from './skills/skillActions';
 import { isOpenSkillArgs, SkillPicker } from './skills/skillPicker';
 import type { SkillService } from './skills/skillService';
+import type { TraceView } from './execution/traceView';
 
 /** What the commands act on; all of it is created by activateSkillwright. */
 export interface CommandDeps {
@@ -31,6 +32,8 @@ export interface CommandDeps {
   readonly chat: ChatController;
   readonly policy: ApprovalPolicy;
   readonly saveAsSkill: SaveAsSkill;
+  /** The Skill Run Trace panel: a run's timeline, or a pick of the recent runs. */
+  readonly traceView: TraceView;
 }
 
 /** A handler per command of the manifest; typed by `CommandId`, so a command without one does not compile. */
@@ -70,6 +73,8 @@ export function commandHandlers(deps: CommandDeps): Record<CommandId, CommandHan
     [COMMANDS.manageApprovals]: () => manageApprovals(policy),
     [COMMANDS.saveAsSkill]: (args?: unknown) => saveAsSkill.fromSession(isSaveAsSkillArgs(args) ? args : undefined),
     [COMMANDS.saveSelectionAsSkill]: (args?: unknown) => saveAsSkill.fromSelection(isSaveAsSkillArgs(args) ? args : undefined),
+    // `{ traceId }` from a chat card, `{ skill }` from a skill's "Last runs", nothing from the palette.
+    [COMMANDS.showTrace]: (args?: unknown) => deps.traceView.show(args),
     [COMMANDS.reindexSkills]: () =>
       vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
         await skills.reindex();

@@ -80,6 +80,21 @@ export type ChatAction = z.infer<typeof chatAction>;
 const usageLine = z.object({ promptTokens: count, cachedTokens: count, completionTokens: count, requests: count });
 export type UsageLine = z.infer<typeof usageLine>;
 
+export const RUN_STEP_STATES = ['running', 'success', 'retried_success', 'failed', 'skipped', 'fallback'] as const;
+export type RunStepState = (typeof RUN_STEP_STATES)[number];
+
+/** One step of a workflow that a skill_run call runs: a nested card under the call's card. */
+const runStep = z.object({
+  /** The trace's step id; a nested workflow's steps are `parent/child`. */
+  id: str,
+  parent: z.optional(str),
+  skill: str,
+  state: z.enum(RUN_STEP_STATES),
+  error: z.optional(z.string().check(z.maxLength(4_000))),
+  durationMs: z.optional(count),
+});
+export type RunStepView = z.infer<typeof runStep>;
+
 /**
  * One thing shown in the chat transcript. The host sends whole items (upserted by id) and text
  * deltas for the assistant item being streamed; the webview never invents content.
@@ -100,6 +115,12 @@ const chatItem = z.discriminatedUnion('kind', [
     durationMs: z.optional(count),
     /** Set when the call loaded, ran or changed a skill ("loaded skill `x`"). */
     skill: z.optional(z.object({ name: str, action: z.enum(['loaded', 'ran', 'changed']) })),
+    /** A skill_run of a workflow: its steps as they start and end. */
+    steps: z.optional(z.array(runStep).check(z.maxLength(1_000))),
+    /** Steps past the ones shown (a very large workflow); the trace has them all. */
+    moreSteps: z.optional(count),
+    /** The run's trace, once skill_run has returned: "Show trace" opens it. */
+    traceId: z.optional(id),
   }),
   z.object({
     kind: z.literal('approval'),
@@ -301,6 +322,7 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/insertCode'), code: text }),
   z.object({ type: z.literal('chat/openLink'), href: z.string().check(z.maxLength(4_000)) }),
   z.object({ type: z.literal('chat/saveAsSkill') }),
+  z.object({ type: z.literal('chat/showTrace'), traceId: id }),
 
   z.object({ type: z.literal('skills/search'), query: z.string().check(z.maxLength(1_000)) }),
   z.object({ type: z.literal('skills/open'), file: str }),

@@ -1,4 +1,5 @@
-import type { ApprovalAnswerValue, ChatAction, ChatItem, WebviewToHost } from '../shared/protocol';
+import type { ApprovalAnswerValue, ChatAction, ChatItem, RunStepView, WebviewToHost } from '../shared/protocol';
+import { formatDuration, STEP_STATE_TEXT } from '../shared/traceProtocol';
 import { el } from './dom';
 import { renderMarkdown } from './markdown';
 
@@ -44,7 +45,67 @@ export function assistantItem(item: Of<'assistant'>, send: Send): HTMLElement {
 
 const SKILL_VERBS = { loaded: 'loaded skill', ran: 'ran skill', changed: 'changed skill' } as const;
 
-function toolItem(item: Of<'tool'>): HTMLElement {
+/** Deeper nesting is drawn at this depth: a narrow sidebar keeps room for the names. */
+const MAX_STEP_DEPTH = 6;
+
+/** How deep each step nests, from its parent chain (a loop in a broken trace stops at the bound). */
+function stepDepths(steps: readonly RunStepView[]): Map<string, number> {
+  const byId = new Map(steps.map((step) => [step.id, step]));
+  const depths = new Map<string, number>();
+  for (const step of steps) {
+    let depth = 0;
+    let parent = step.parent;
+    while (parent !== undefined && byId.has(parent) && depth < MAX_STEP_DEPTH) {
+      depth++;
+      parent = byId.get(parent)?.parent;
+    }
+    depths.set(step.id, depth);
+  }
+  return depths;
+}
+
+/** A workflow's steps as nested cards under the skill_run card, each with its state in words, and "Show trace". */
+function runSteps(item: Of<'tool'>, send: Send): HTMLElement | undefined {
+  const steps = item.steps ?? [];
+  if (steps.length === 0 && item.traceId === undefined) return undefined;
+  const skill = item.skill?.name ?? item.summary;
+  const wrap = el('div', { class: 'run-steps' });
+  if (steps.length > 0) {
+    const depths = stepDepths(steps);
+    const list = el('ol', { class: 'run-step-list', 'aria-label': `Steps of ${skill}` });
+    for (const step of steps) {
+      const text = STEP_STATE_TEXT[step.state];
+      const label = step.id.slice(step.id.lastIndexOf('/') + 1) || step.id;
+      const card = el(
+        'li',
+        { class: `run-step status-${step.state} depth-${depths.get(step.id) ?? 0}`, 'data-step': step.id },
+        el('span', { class: 'run-step-glyph', 'aria-hidden': 'true' }, text.glyph),
+        ' ',
+        el('span', { class: 'run-step-name' }, label),
+        label !== step.skill ? el('span', { class: 'muted run-step-skill' }, ` ${step.skill}`) : undefined,
+        el('span', { class: 'run-step-state' }, ` ${text.label}`),
+        step.durationMs !== undefined ? el('span', { class: 'muted run-step-time' }, ` ${formatDuration(step.durationMs)}`) : undefined,
+      );
+      if (step.error !== undefined) card.append(el('div', { class: 'run-step-error' }, step.error));
+      list.append(card);
+    }
+    wrap.append(list);
+  }
+  if (item.moreSteps !== undefined && item.moreSteps > 0) wrap.append(el('p', { class: 'muted run-steps-more' }, `… and ${item.moreSteps} more step${item.moreSteps === 1 ? '' : 's'}; the trace shows them all.`));
+  const traceId = item.traceId;
+  if (traceId !== undefined) {
+    wrap.append(el('div', { class: 'actions run-actions' }, button('Show trace', () => send({ type: 'chat/showTrace', traceId }), { ariaLabel: `Show the trace of ${skill}` })));
+  }
+  return wrap;
+}
+
+function toolItem(item: Of<'tool'>, send: Send): HTMLElement {
+  const steps = runSteps(item, send);
+  const details = toolDetails(item);
+  return steps ? el('section', { class: 'tool-run', 'aria-label': `Skill run ${item.skill?.name ?? item.summary}` }, details, steps) : details;
+}
+
+function toolDetails(item: Of<'tool'>): HTMLDetailsElement {
   const details = el('details', { class: `tool ${item.state}` });
   const state = item.state === 'running' ? 'running…' : item.state === 'failed' ? 'failed' : 'done';
   const summary = el(
@@ -174,7 +235,7 @@ export function renderChatItem(item: ChatItem, send: Send): HTMLElement {
     case 'assistant':
       return assistantItem(item, send);
     case 'tool':
-      return toolItem(item);
+      return toolItem(item, send);
     case 'approval':
       return approvalItem(item, send);
     case 'turn':

@@ -177,8 +177,10 @@ export class ChatView implements TabView<'chat'> {
     this.dirty.delete(item.id);
     const node = this.render(item);
     const old = this.nodes.get(item.id);
-    // A tool card the person opened stays open when its result arrives.
-    if (old instanceof HTMLDetailsElement && node instanceof HTMLDetailsElement) node.open = old.open;
+    // A tool card the person opened stays open when its result (or a workflow step) arrives.
+    const wasOpen = old ? toolDetailsOf(old) : undefined;
+    const isOpen = toolDetailsOf(node);
+    if (wasOpen && isOpen) isOpen.open = wasOpen.open;
     if (old) old.replaceWith(node);
     else this.log.append(node);
     this.nodes.set(item.id, node);
@@ -262,6 +264,13 @@ export class ChatView implements TabView<'chat'> {
       this.input.classList.remove('editing');
     }
   }
+}
+
+/** A tool item's collapsible card: the node itself, or the first card of a skill run with nested steps. */
+function toolDetailsOf(node: HTMLElement): HTMLDetailsElement | undefined {
+  if (node instanceof HTMLDetailsElement) return node;
+  const inner = node.firstElementChild;
+  return node.classList.contains('tool-run') && inner instanceof HTMLDetailsElement ? inner : undefined;
 }
 
 export function createChatView(send: Send): ChatView {

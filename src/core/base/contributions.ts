@@ -21,6 +21,7 @@ export const COMMANDS = {
   openSkill: 'skillwright.openSkill',
   saveAsSkill: 'skillwright.saveAsSkill',
   saveSelectionAsSkill: 'skillwright.saveSelectionAsSkill',
+  showTrace: 'skillwright.showTrace',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;

@@ -6,8 +6,9 @@ import type { ChatMessage, ChatModel } from '../../core/llm/chatTypes';
 import { DEFAULT_MAX_STEPS } from '../../core/agent/agentSession';
 import type { Claim } from '../../core/base/conversationLock';
 import { ConversationLock } from '../../core/base/conversationLock';
-import { CONTEXT_KEYS, SETTINGS } from '../../core/base/contributions';
+import { COMMANDS, CONTEXT_KEYS, SETTINGS } from '../../core/base/contributions';
 import { describeError } from '../../core/base/logger';
+import type { RunTrace } from '../../core/execution/executionTypes';
 import type { SessionData } from '../../core/sessions/sessionLog';
 import { toChatMessages } from '../../core/sessions/sessionLog';
 import { MODEL_PRESETS } from '../../providers/modelPresets';
@@ -26,6 +27,9 @@ import { parseSlashCommand } from '../../core/agent/slashCommand';
 import type { ModelSetup } from '../models/modelSetup';
 import type { PanelArea, PanelPort } from '../panel/panelArea';
 
+/** Traces kept for the chat's cards: a turn runs a few skills, not hundreds. */
+const RECENT_RUNS = 20;
+
 export interface ChatControllerDeps extends AgentFactoryDeps {
   readonly panel: PanelPort;
   readonly models: ModelSetup;
@@ -41,8 +45,17 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   private active: ActiveSession | undefined;
   /** Taken before the first await of a send, New Chat or resume, so none of them interleave. */
   private readonly lock = new ConversationLock();
-  /** skill_run asks through the active session's gate, which exists only once the session does. */
-  private readonly runHooks: SkillRunHooks = { approve: () => this.active?.runApproval };
+  /**
+   * skill_run asks through the active session's gate, which exists only once the session does;
+   * its workflow steps become nested cards under the call's card as they start and end.
+   */
+  private readonly runHooks: SkillRunHooks = {
+    approve: () => this.active?.runApproval,
+    onProgress: (progress, callId) => this.transcript.stepProgress(progress, callId),
+  };
+  /** The traces of the last few runs, by id: a finished skill_run card takes its steps' exact times from them. */
+  private readonly recentRuns = new Map<string, RunTrace>();
+  private readonly runSubscription: { dispose(): unknown } | undefined;
   private readonly pending = new Map<string, { prompt: ApprovalPrompt; resolve: (reply: ApprovalReply) => void }>();
   private approvalCounter = 0;
   private turnCounter = 0;
@@ -55,6 +68,13 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   readonly onDidNotice = this.noticeEmitter.event;
 
   constructor(private readonly deps: ChatControllerDeps) {
+    this.runSubscription = deps.execution?.onDidRun((trace) => {
+      this.recentRuns.set(trace.trace_id, trace);
+      for (const id of this.recentRuns.keys()) {
+        if (this.recentRuns.size <= RECENT_RUNS) break;
+        this.recentRuns.delete(id);
+      }
+    });
     this.transcript = this.newTranscript();
     this.diffs = new ChatDiffs();
   }
@@ -116,6 +136,9 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
         return openCheckedLink(message.href, (text) => this.notice('warning', text));
       case 'chat/saveAsSkill':
         await vscode.commands.executeCommand('skillwright.saveAsSkill');
+        return;
+      case 'chat/showTrace':
+        await vscode.commands.executeCommand(COMMANDS.showTrace, { traceId: message.traceId });
         return;
       default:
         assertNever(message);
@@ -195,16 +218,20 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
 
   dispose(): void {
     this.stop();
+    this.runSubscription?.dispose();
     this.diffs.dispose();
     this.sessionEmitter.dispose();
     this.noticeEmitter.dispose();
   }
 
   private newTranscript(): ChatTranscript {
-    return new ChatTranscript({
-      item: (item) => this.deps.panel.post({ type: 'chat/item', item }),
-      delta: (id, delta) => this.deps.panel.post({ type: 'chat/delta', id, delta }),
-    });
+    return new ChatTranscript(
+      {
+        item: (item) => this.deps.panel.post({ type: 'chat/item', item }),
+        delta: (id, delta) => this.deps.panel.post({ type: 'chat/delta', id, delta }),
+      },
+      { traceOf: (traceId) => this.recentRuns.get(traceId) },
+    );
   }
 
   /** A transcript rebuilt from a log has no sink; give it the live one. */

@@ -2,9 +2,12 @@ import { clipWithCount } from '../../core/text/clip';
 import type { AgentEvent, TurnEndReason } from '../../core/agent/agentLoop';
 import type { ApprovalPrompt } from '../../core/agent/approvalGate';
 import type { ToolCall } from '../../core/llm/chatTypes';
+import type { RunTrace } from '../../core/execution/executionTypes';
+import type { StepProgress } from '../../core/execution/workflowRunner';
 import type { SessionData } from '../../core/sessions/sessionLog';
 import type { SessionMessageRecord } from '../../core/sessions/sessionRecords';
-import type { ApprovalAnswerValue, ChatAction, ChatItem, UsageLine } from '../../shared/protocol';
+import type { ApprovalAnswerValue, ChatAction, ChatItem, RunStepView, UsageLine } from '../../shared/protocol';
+import { RUN_STEP_STATES } from '../../shared/protocol';
 
 /**
  * The chat as the panel shows it, built from agent events (live) or from a session log (resume).
@@ -16,6 +19,18 @@ export interface TranscriptSink {
   item(item: ChatItem): void;
   delta(id: string, delta: string): void;
 }
+
+export interface TranscriptOptions {
+  /** The trace of a run that just ended (exact step times and nesting); undefined when not at hand. */
+  readonly traceOf?: (traceId: string) => RunTrace | undefined;
+  /** Times steps between their progress reports until the trace has the exact figures. */
+  readonly now?: () => number;
+}
+
+/** Nested cards under one skill_run call, at most: the trace panel shows every step of a larger workflow. */
+export const MAX_CARD_STEPS = 100;
+const MAX_STEP_ERROR_CHARS = 2_000;
+const SKILL_RUN = 'skill_run';
 
 /** At this many tool calls a finished turn offers "Save this as a skill" (issue 4's guidance). */
 export const SKILL_OFFER_TOOL_CALLS = 5;
@@ -56,6 +71,7 @@ export function skillOfCall(call: Pick<ToolCall, 'name' | 'arguments'>): { name:
   const name = typeof args['name'] === 'string' ? args['name'] : undefined;
   if (call.name === 'skill_view' && name) return { name, action: 'loaded' };
   if (call.name === 'skill_manage' && name) return { name, action: 'changed' };
+  if (call.name === SKILL_RUN && name) return { name, action: 'ran' };
   if (call.name === 'run_command' && typeof args['command'] === 'string') {
     const match = /(?:^|[\s/'"])skills\/(?:[\w.-]+\/)*?([a-z0-9][a-z0-9-]*)\/scripts\//.exec(args['command']);
     if (match?.[1]) return { name: match[1], action: 'ran' };
@@ -93,6 +109,80 @@ export function actionsForError(kind: string): ChatAction[] {
   }
 }
 
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+
+const clipError = (text: string): string => (text.length > MAX_STEP_ERROR_CHARS ? `${text.slice(0, MAX_STEP_ERROR_CHARS)}…` : text);
+
+/** `outer/inner` → `outer`: the steps of a nested workflow carry their parent step's id as a prefix. */
+function parentOfId(id: string): string | undefined {
+  const at = id.lastIndexOf('/');
+  return at > 0 ? id.slice(0, at) : undefined;
+}
+
+const isStepState = (value: unknown): value is RunStepView['state'] => typeof value === 'string' && (RUN_STEP_STATES as readonly string[]).includes(value);
+
+/** What a skill_run result says about its run: the trace id and, for a workflow, how each step ended. */
+export function readRunResult(result: string): { traceId?: string; steps?: RunStepView[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(result);
+  } catch {
+    // A result cut short for the model is no longer JSON; its trace id is usually still in it.
+    const match = /"trace_id"\s*:\s*"([^"\\]{1,200})"/.exec(result);
+    return match?.[1] ? { traceId: match[1] } : {};
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const record = value as Record<string, unknown>;
+  const rawId = record['trace_id'];
+  const traceId = typeof rawId === 'string' && rawId !== '' && rawId.length <= 200 ? rawId : undefined;
+  const rawSteps = record['steps'];
+  const steps = Array.isArray(rawSteps)
+    ? rawSteps.flatMap((raw: unknown): RunStepView[] => {
+        if (!raw || typeof raw !== 'object') return [];
+        const step = raw as Record<string, unknown>;
+        const id = step['step'];
+        const skill = step['skill'];
+        const state = step['status'];
+        if (typeof id !== 'string' || id === '' || typeof skill !== 'string' || !isStepState(state)) return [];
+        const parent = parentOfId(id);
+        const error = step['error'];
+        return [{ id, ...(parent !== undefined ? { parent } : {}), skill, state, ...(typeof error === 'string' ? { error: clipError(error) } : {}) }];
+      })
+    : undefined;
+  return { ...(traceId !== undefined ? { traceId } : {}), ...(steps ? { steps } : {}) };
+}
+
+/** Each step followed by the steps of its nested workflow, siblings in the order given. */
+export function nestedOrder(steps: readonly RunStepView[]): RunStepView[] {
+  const ids = new Set(steps.map((step) => step.id));
+  const children = new Map<string | undefined, RunStepView[]>();
+  for (const step of steps) {
+    const key = step.parent !== undefined && ids.has(step.parent) && step.parent !== step.id ? step.parent : undefined;
+    children.set(key, [...(children.get(key) ?? []), step]);
+  }
+  const out: RunStepView[] = [];
+  const seen = new Set<string>();
+  const visit = (parent: string | undefined): void => {
+    for (const step of children.get(parent) ?? []) {
+      if (seen.has(step.id)) continue;
+      seen.add(step.id);
+      out.push(step);
+      visit(step.id);
+    }
+  };
+  visit(undefined);
+  // Steps whose parents loop never hang below a root; they still show.
+  for (const step of steps) if (!seen.has(step.id)) out.push(step);
+  return out;
+}
+
+interface RunState {
+  /** When each step reported `running`, by the transcript's clock. */
+  readonly started: Map<string, number>;
+  /** Steps past MAX_CARD_STEPS, counted once each. */
+  readonly hidden: Set<string>;
+}
+
 interface TurnState {
   readonly id: string;
   readonly offered: { catalog: number; suggestions: string[] };
@@ -108,8 +198,15 @@ export class ChatTranscript {
   private readonly byId = new Map<string, ChatItem>();
   private turn: TurnState | undefined;
   private counter = 0;
+  private readonly runs = new Map<string, RunState>();
+  private readonly now: () => number;
 
-  constructor(private readonly sink: TranscriptSink = { item: () => undefined, delta: () => undefined }) {}
+  constructor(
+    private readonly sink: TranscriptSink = { item: () => undefined, delta: () => undefined },
+    private readonly options: TranscriptOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   get items(): ChatItem[] {
     return this.order.map((id) => this.byId.get(id)).filter((item): item is ChatItem => item !== undefined);
@@ -221,7 +318,8 @@ export class ChatTranscript {
         const id = event.call.id || `${turn.id}-t${turn.toolCalls}`;
         const item = this.byId.get(id);
         if (item?.kind !== 'tool') return;
-        this.put({ ...item, state: event.ok ? 'done' : 'failed', result: clip(event.result), durationMs: Math.max(0, Math.round(event.durationMs)) });
+        const ended: ToolItem = { ...item, state: event.ok ? 'done' : 'failed', result: clip(event.result), durationMs: Math.max(0, Math.round(event.durationMs)) };
+        this.put(item.name === SKILL_RUN ? this.finishRun(ended, event.result) : ended);
         return;
       }
       case 'approval':
@@ -242,6 +340,88 @@ export class ChatTranscript {
         return never;
       }
     }
+  }
+
+  /**
+   * A workflow step of the skill_run call `callId` started or ended: its nested card is added or
+   * updated at once. Without a call id it belongs to the skill_run call still running.
+   */
+  stepProgress(progress: StepProgress, callId: string | undefined): void {
+    const item = this.runningRun(callId);
+    if (!item) return;
+    const run = this.runs.get(item.id) ?? { started: new Map<string, number>(), hidden: new Set<string>() };
+    this.runs.set(item.id, run);
+    const now = this.now();
+    if (progress.state === 'running') run.started.set(progress.id, now);
+    const startedAt = run.started.get(progress.id);
+    const step: RunStepView = {
+      id: progress.id,
+      ...(progress.parent !== undefined ? { parent: progress.parent } : {}),
+      skill: progress.skill,
+      state: progress.state,
+      ...(progress.error !== undefined ? { error: clipError(progress.error) } : {}),
+      ...(progress.state !== 'running' && startedAt !== undefined ? { durationMs: Math.max(0, Math.round(now - startedAt)) } : {}),
+    };
+    const steps = [...(item.steps ?? [])];
+    const at = steps.findIndex((known) => known.id === progress.id);
+    if (at >= 0) steps[at] = step;
+    else if (steps.length < MAX_CARD_STEPS) steps.push(step);
+    else run.hidden.add(progress.id);
+    this.put({ ...item, steps, ...(run.hidden.size > 0 ? { moreSteps: run.hidden.size } : {}) });
+  }
+
+  /** The skill_run card a progress report belongs to: by call id, else the newest one still running. */
+  private runningRun(callId: string | undefined): ToolItem | undefined {
+    const byCall = callId ? this.byId.get(callId) : undefined;
+    if (byCall?.kind === 'tool' && byCall.name === SKILL_RUN) return byCall;
+    for (let i = this.order.length - 1; i >= 0; i--) {
+      const item = this.byId.get(this.order[i] ?? '');
+      if (item?.kind === 'tool' && item.name === SKILL_RUN && item.state === 'running') return item;
+    }
+    return undefined;
+  }
+
+  /**
+   * The call returned: its trace id, and the steps as the trace records them (exact times and
+   * nesting) or, without the trace at hand (a resumed session), as the result lists them.
+   */
+  private finishRun(item: ToolItem, result: string): ToolItem {
+    const read = readRunResult(result);
+    const trace = read.traceId !== undefined ? this.options.traceOf?.(read.traceId) : undefined;
+    const live = new Map((item.steps ?? []).map((step) => [step.id, step]));
+    this.runs.delete(item.id);
+    let steps: RunStepView[] = [];
+    if (trace) {
+      if (trace.kind === 'workflow') {
+        steps = trace.steps.map((step) => ({
+          id: step.id,
+          ...(step.parent !== undefined ? { parent: step.parent } : {}),
+          skill: step.skill,
+          state: step.status,
+          ...(step.error !== undefined ? { error: clipError(step.error) } : {}),
+          durationMs: Math.max(0, Math.round(step.durationMs)),
+        }));
+      }
+    } else if (read.steps) {
+      steps = read.steps.map((step) => {
+        const seen = live.get(step.id)?.durationMs;
+        return seen !== undefined ? { ...step, durationMs: seen } : step;
+      });
+    } else {
+      // No word on how the steps ended (the run was stopped, the result was cut): say so, do not guess success.
+      steps = [...live.values()].map((step) => (step.state === 'running' ? { ...step, state: 'failed', error: 'the run ended before this step reported back' } : step));
+    }
+    const ordered = nestedOrder(steps);
+    const shown = ordered.slice(0, MAX_CARD_STEPS);
+    const ended: ToolItem = { ...item };
+    delete ended.steps;
+    delete ended.moreSteps;
+    return {
+      ...ended,
+      ...(shown.length > 0 ? { steps: shown } : {}),
+      ...(ordered.length > shown.length ? { moreSteps: ordered.length - shown.length } : {}),
+      ...(read.traceId !== undefined ? { traceId: read.traceId } : {}),
+    };
   }
 
   /** Marks unanswered approval cards of a finished turn as expired. */
