@@ -1,3 +1,4 @@
+import type { SkillCall } from '../model/skillDependencies';
 import type { SkillHeader } from '../model/skillHeader';
 
 /**
@@ -20,11 +21,17 @@ export interface SnapshotEntry {
 }
 
 const FORMAT = 'skillwright-skill-index';
-/** Bump when the header fields or their meaning change: an old snapshot is then ignored, not misread. */
-export const SNAPSHOT_VERSION = 2;
+/**
+ * Bump when the header fields or their meaning change. Version 3 added the workflow's calls; a
+ * version 2 snapshot is still read, its skills without calls (unknown until a file is read again).
+ */
+export const SNAPSHOT_VERSION = 3;
 
-/** [root, path below the root (NUL-separated sortKey), mtimeMs, size, then the header fields]. */
-type Row = [number, string, number, number, string | null, string, string[], string[], string[], string[], string[], number, string | null, string[]];
+/** One workflow call: [skill, step, 'skill' | 'fallback', range or null]. */
+type CallRow = [string, string, string, string | null];
+
+/** [root, path below the root (NUL-separated sortKey), mtimeMs, size, the header fields, then (version 3) the calls or null when unknown]. */
+type Row = [number, string, number, number, string | null, string, string[], string[], string[], string[], string[], number, string | null, string[], (CallRow[] | null)?];
 
 /** JSON with rows as arrays: half the size of objects, and JSON.parse of 10,000 skills stays in the tens of ms. */
 export function encodeIndexSnapshot(entries: Iterable<SnapshotEntry>): string {
@@ -52,6 +59,7 @@ export function encodeIndexSnapshot(entries: Iterable<SnapshotEntry>): string {
       header.level,
       header.version ?? null,
       header.readErrors as string[],
+      header.calls ? header.calls.map((call): CallRow => [call.skill, call.step, call.via, call.range ?? null]) : null,
     ]);
   }
   return JSON.stringify({ format: FORMAT, version: SNAPSHOT_VERSION, roots, skills: rows });
@@ -63,9 +71,16 @@ function isStringArray(value: unknown): value is string[] {
   return true;
 }
 
-function isRow(row: unknown, rootCount: number): row is Row {
-  if (!Array.isArray(row) || row.length !== 14) return false;
-  const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, queries, headings, level, version, errors] = row;
+function isCallRow(value: unknown): value is CallRow {
+  if (!Array.isArray(value) || value.length !== 4) return false;
+  const [skill, step, via, range] = value as unknown[];
+  return typeof skill === 'string' && typeof step === 'string' && (via === 'skill' || via === 'fallback') && (range === null || typeof range === 'string');
+}
+
+function isRow(row: unknown, rootCount: number, format: number): row is Row {
+  if (!Array.isArray(row) || row.length !== (format === 2 ? 14 : 15)) return false;
+  const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, queries, headings, level, version, errors, calls] = row;
+  if (format !== 2 && !(calls === null || (Array.isArray(calls) && calls.every(isCallRow)))) return false;
   return (
     Number.isInteger(rootId) && rootId >= 0 && rootId < rootCount &&
     typeof rel === 'string' && typeof mtimeMs === 'number' && typeof size === 'number' &&
@@ -79,13 +94,14 @@ function isRow(row: unknown, rootCount: number): row is Row {
 export function decodeIndexSnapshot(text: string): SnapshotEntry[] {
   const data = JSON.parse(text) as { format?: unknown; version?: unknown; roots?: unknown; skills?: unknown };
   if (data?.format !== FORMAT) throw new Error('not a Skillwright skill index snapshot');
-  if (data.version !== SNAPSHOT_VERSION) throw new Error(`snapshot version ${String(data.version)}, expected ${SNAPSHOT_VERSION}`);
+  const format = data.version;
+  if (format !== SNAPSHOT_VERSION && format !== 2) throw new Error(`snapshot version ${String(format)}, expected ${SNAPSHOT_VERSION}`);
   const roots = data.roots;
   if (!isStringArray(roots) || !Array.isArray(data.skills)) throw new Error('snapshot without roots or skills');
   const entries: SnapshotEntry[] = [];
   for (const row of data.skills as unknown[]) {
-    if (!isRow(row, roots.length)) throw new Error('snapshot has a malformed skill row');
-    const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, exampleQueries, headings, level, version, readErrors] = row;
+    if (!isRow(row, roots.length, format)) throw new Error('snapshot has a malformed skill row');
+    const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, exampleQueries, headings, level, version, readErrors, calls] = row;
     // isRow has checked rootId against roots.length, so this only narrows the type.
     const rootPath = roots[rootId];
     if (rootPath === undefined) throw new Error('snapshot has a malformed skill row');
@@ -105,8 +121,13 @@ export function decodeIndexSnapshot(text: string): SnapshotEntry[] {
         level: level as 0 | 1 | 2,
         version: version ?? undefined,
         readErrors,
+        ...(calls ? { calls: calls.map(decodeCall) } : {}),
       },
     });
   }
   return entries;
+}
+
+function decodeCall([skill, step, via, range]: CallRow): SkillCall {
+  return { skill, step, via: via === 'fallback' ? 'fallback' : 'skill', ...(range !== null ? { range } : {}) };
 }

@@ -228,6 +228,7 @@ export class SkillRecordSet {
       headings: header.headings,
       level: header.level,
       version: header.version,
+      calls: header.calls,
       mtimeMs,
       size,
       readErrors: header.readErrors,

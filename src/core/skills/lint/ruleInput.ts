@@ -1,3 +1,4 @@
+import type { SkillDependencies } from '../model/skillDependencies';
 import type { ParsedSkill } from '../model/skillParser';
 import type { LintFinding } from '../model/skillTypes';
 
@@ -29,6 +30,11 @@ export interface LintContext {
   readonly exists: (relativePath: string) => boolean | Promise<boolean>;
   /** Other skills by name, for workflow checks and duplicates; optional. */
   readonly skills?: ReadonlyMap<string, readonly { readonly version?: string; readonly scope: string; readonly file: string }[]>;
+  /**
+   * Which workflows run which across all skills, for cycles between skills (SW709). Built once per
+   * version of the index (lintRunner), not per skill; without it only a workflow that runs itself is found.
+   */
+  readonly dependencies?: SkillDependencies;
   /** This skill, for duplicate-name reporting. */
   readonly self?: { readonly scope: string; readonly file: string };
 }

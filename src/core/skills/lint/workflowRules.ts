@@ -3,7 +3,9 @@ import { isPlainObject } from '../model/skillParser';
 import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
-import { blockEnd, findText, keyRange, lineRange } from '../model/textRanges';
+import { blockEnd, findText, keyRange, lineRange, range } from '../model/textRanges';
+import type { SkillCall } from '../model/skillDependencies';
+import { cyclePath, stepCalls, workflowCalls } from '../model/skillDependencies';
 
 export const ERROR_STRATEGIES = ['fail_fast', 'retry', 'fallback', 'continue'] as const;
 const STEP_ID = /^[A-Za-z0-9_-]+$/;
@@ -144,7 +146,65 @@ export function checkWorkflow(input: RuleInput): LintFinding[] {
     if (step.id !== undefined) edges.set(step.id, deps);
   }
   findings.push(...findCycles(ctx, edges, ids));
+  findings.push(...findSkillCycles(ctx, steps));
   return findings;
+}
+
+/** The name the index files this skill under: `name` from the frontmatter, else the folder's. */
+function indexedName(input: RuleInput): string {
+  const name = input.frontmatter['name'];
+  const text = typeof name === 'string' || typeof name === 'number' || typeof name === 'boolean' ? String(name).trim() : '';
+  return text === '' ? input.context.folderName : text;
+}
+
+/**
+ * Workflows that run each other without end (SW709). Every skill of a cycle reports it, at its own
+ * step that runs the next skill, so whichever one the author opens shows where to break it. The
+ * cycles come from the index's dependency graph when the context has one; without it only a
+ * workflow that runs itself can be seen.
+ */
+function findSkillCycles(ctx: Located, steps: readonly Step[]): LintFinding[] {
+  const calls = workflowCalls(ctx.input.frontmatter);
+  if (calls.length === 0) return [];
+  const name = indexedName(ctx.input);
+  const dependencies = ctx.input.context.dependencies;
+  const cycles = dependencies ? dependencies.cyclesThrough(name, calls) : calls.some((call) => call.skill === name) ? [[name]] : [];
+  const findings: LintFinding[] = [];
+  for (const cycle of cycles) {
+    // A cycle through this skill starts at it; `?? name` is the cycle of one.
+    const next = cycle[1] ?? name;
+    const found = callingStep(steps, next);
+    if (!found) continue;
+    const { step, call } = found;
+    const how = call.via === 'fallback' ? `falls back to "${next}"` : `runs "${next}"`;
+    const others = cycle.slice(1).filter((other) => other !== name);
+    const message =
+      others.length === 0
+        ? `Workflows call each other in a cycle: ${cyclePath(cycle)}. Step "${call.step}" ${how}, its own skill, so running it would start itself again without end. Have that step run another skill, or remove it.`
+        : `Workflows call each other in a cycle: ${cyclePath(cycle)}. Step "${call.step}" ${how}, and running any skill of the cycle would start the others again without end. Break it here by having that step run a skill outside the cycle, or in the workflow of ${others.map((other) => `"${other}"`).join(', ')} so that none of them calls back.`;
+    findings.push(finding('SW709', message, valueRange(ctx, step, call.via === 'fallback' ? 'fallback_skill' : 'skill', next)));
+  }
+  return findings;
+}
+
+/** Where `name` is written as the value of `key` in the step; the whole step when it cannot be found. */
+function valueRange(ctx: Located, step: Step, key: string, name: string): TextRange {
+  const keyPattern = new RegExp(`^[\\s-]*${key}[ \\t]*:`);
+  for (let i = Math.max(0, step.start); i < step.end; i++) {
+    const line = ctx.input.lines[i] ?? '';
+    const written = keyPattern.exec(line);
+    const at = written ? line.indexOf(name, written[0].length) : -1;
+    if (at >= 0) return range(i, at, i, at + name.length);
+  }
+  return stepRange(ctx, step, name);
+}
+
+function callingStep(steps: readonly Step[], skill: string): { step: Step; call: SkillCall } | undefined {
+  for (const step of steps) {
+    const call = stepCalls(step.data, step.id ?? `#${step.index + 1}`).find((candidate) => candidate.skill === skill);
+    if (call) return { step, call };
+  }
+  return undefined;
 }
 
 function referenceProblem(match: RegExpMatchArray, step: Step, ids: ReadonlyMap<string, Step>, inputNames: ReadonlySet<string> | undefined): string | undefined {

@@ -1,12 +1,14 @@
 import matter from 'gray-matter';
 import type { YamlMapping } from './fastFrontmatter';
 import { readFrontmatterFast } from './fastFrontmatter';
+import type { SkillCall } from './skillDependencies';
+import { workflowCalls } from './skillDependencies';
 import type { SkillRecord } from './skillTypes';
 
 /** What the index keeps of one SKILL.md: enough to list, search and build the catalog. */
 export type SkillHeader = Pick<
   SkillRecord,
-  'description' | 'tags' | 'platforms' | 'useCases' | 'exampleQueries' | 'headings' | 'level' | 'version' | 'readErrors'
+  'description' | 'tags' | 'platforms' | 'useCases' | 'exampleQueries' | 'headings' | 'level' | 'version' | 'readErrors' | 'calls'
 > & {
   /** `name` from the frontmatter; undefined when absent (the index then uses the folder name). */
   readonly name?: string;
@@ -138,8 +140,18 @@ function build(data: Record<string, unknown>, text: string, bodyStart: number, r
     headings: headingsOf(text, bodyStart),
     level: levelOf(data),
     version: detach(scalarText(data.version)),
+    calls: callsOf(data),
     readErrors,
   };
+}
+
+const NO_CALLS: readonly SkillCall[] = Object.freeze([]);
+
+/** The workflow's calls, detached from the file text; one shared empty list for the many skills without a workflow. */
+function callsOf(data: Record<string, unknown>): readonly SkillCall[] {
+  const calls = workflowCalls(data);
+  if (calls.length === 0) return NO_CALLS;
+  return calls.map(({ skill, range, step, via }) => ({ skill: detach(skill), ...(range !== undefined ? { range: detach(range) } : {}), step: detach(step), via }));
 }
 
 export function emptyHeader(readErrors: string[]): SkillHeader {

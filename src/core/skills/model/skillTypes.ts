@@ -1,4 +1,5 @@
 import type { SkillRoot, SkillScope } from '../../base/skillRoots';
+import type { SkillCall } from './skillDependencies';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -58,6 +59,11 @@ export interface SkillRecord {
   readonly headings: readonly string[];
   readonly level: 0 | 1 | 2;
   readonly version?: string;
+  /**
+   * The skills its workflow runs (steps and fallbacks), [] without a workflow. Undefined when not
+   * known: served from a version 2 snapshot (which kept no workflows), or a file that was not read.
+   */
+  readonly calls?: readonly SkillCall[];
   readonly mtimeMs: number;
   readonly size: number;
   /** Problems found while reading (binary, too large, broken frontmatter); full lint is separate. */
