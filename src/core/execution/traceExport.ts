@@ -49,7 +49,12 @@ export interface OtlpTraceExport {
   }[];
 }
 
-export const OTLP_SCOPE = 'skillwright.execution';
+/**
+ * Our own span attributes and the instrumentation scope live under the product's name, as
+ * OpenTelemetry asks of vendor attributes. They are span keys, not VS Code ids.
+ */
+const OWN = 'skillwright';
+export const OTLP_SCOPE = `${OWN}.execution`;
 
 const hex = (text: string, bytes: number): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, bytes * 2);
 
@@ -106,14 +111,14 @@ function stepSpan(trace: RunTrace, startMs: number, step: TraceStep, parentSpanI
       ...(step.kind === 'workflow' ? [str('gen_ai.workflow.name', step.skill)] : []),
       ...usage(step.tokens),
       ...(failed ? [str('error.type', lastErrorKind(step.attempts) ?? '_OTHER')] : []),
-      str('skillwright.step.id', step.id),
-      str('skillwright.step.status', step.status),
-      str('skillwright.skill.kind', step.kind),
-      ...(step.version !== undefined ? [str('skillwright.skill.version', step.version)] : []),
-      int('skillwright.step.attempts', step.attempts.length),
-      int('skillwright.output_bytes', step.outputBytes),
-      ...(step.reason !== undefined ? [str('skillwright.step.skip_reason', step.reason)] : []),
-      ...(step.fallbackSkill !== undefined ? [str('skillwright.step.fallback_skill', step.fallbackSkill)] : []),
+      str(`${OWN}.step.id`, step.id),
+      str(`${OWN}.step.status`, step.status),
+      str(`${OWN}.skill.kind`, step.kind),
+      ...(step.version !== undefined ? [str(`${OWN}.skill.version`, step.version)] : []),
+      int(`${OWN}.step.attempts`, step.attempts.length),
+      int(`${OWN}.output_bytes`, step.outputBytes),
+      ...(step.reason !== undefined ? [str(`${OWN}.step.skip_reason`, step.reason)] : []),
+      ...(step.fallbackSkill !== undefined ? [str(`${OWN}.step.fallback_skill`, step.fallbackSkill)] : []),
     ],
     events: attemptEvents(startMs, step.attempts),
     status: failed ? { code: 2, message: step.error ?? 'the step failed' } : step.status === 'skipped' ? { code: 0 } : { code: 1 },
@@ -144,12 +149,12 @@ export function traceSpans(trace: RunTrace): OtlpSpan[] {
       ...(trace.sessionId !== undefined ? [str('gen_ai.conversation.id', trace.sessionId)] : []),
       ...usage(trace.tokens ?? main?.tokens),
       ...(trace.success ? [] : [str('error.type', lastErrorKind(attempts) ?? lastErrorKind(trace.steps.flatMap((step) => step.attempts)) ?? '_OTHER')]),
-      str('skillwright.skill.kind', trace.kind),
-      ...(trace.version !== undefined ? [str('skillwright.skill.version', trace.version)] : []),
-      str('skillwright.origin', trace.origin),
-      int('skillwright.output_bytes', trace.outputBytes),
-      ...(trace.drift !== undefined ? [str('skillwright.drift', trace.drift)] : []),
-      ...(trace.calledSkills.length > 0 ? [{ key: 'skillwright.called_skills', value: { arrayValue: { values: trace.calledSkills.map((name) => ({ stringValue: name })) } } }] : []),
+      str(`${OWN}.skill.kind`, trace.kind),
+      ...(trace.version !== undefined ? [str(`${OWN}.skill.version`, trace.version)] : []),
+      str(`${OWN}.origin`, trace.origin),
+      int(`${OWN}.output_bytes`, trace.outputBytes),
+      ...(trace.drift !== undefined ? [str(`${OWN}.drift`, trace.drift)] : []),
+      ...(trace.calledSkills.length > 0 ? [{ key: `${OWN}.called_skills`, value: { arrayValue: { values: trace.calledSkills.map((name) => ({ stringValue: name })) } } }] : []),
     ],
     events: attemptEvents(startMs, attempts),
     status: trace.success ? { code: 1 } : { code: 2, message: trace.error ?? 'the run failed' },
