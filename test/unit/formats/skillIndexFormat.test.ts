@@ -108,3 +108,53 @@ describe('persisted formats: the skill index snapshot', () => {
     }
   });
 });
+
+describe('persisted formats: the skill index snapshot, version 3', () => {
+  it('v3: decodes the workflow calls with every other field', () => {
+    const entries = decodeIndexSnapshot(readFixture('skill-index', 'v3.json'));
+    assert.deepEqual(entries.map((entry) => [entry.sortKey.replaceAll('\0', '/'), entry.header.name, entry.header.level, entry.header.version]), [
+      ['broken', '[unclosed', 0, undefined],
+      ['deploy', 'deploy', 0, '1.2.0'],
+      ['review', 'review', 1, undefined],
+      ['testing/flaky-tests', 'flaky-tests', 0, undefined],
+    ]);
+    assert.deepEqual(entries[2]?.header.calls, [
+      { skill: 'flaky-tests', step: 'check', via: 'skill' },
+      { skill: 'deploy', range: '^1.2.0', step: 'ship', via: 'skill' },
+      { skill: 'flaky-tests', step: 'ship', via: 'fallback' },
+    ]);
+    assert.deepEqual(entries[1]?.header.calls, [], 'a skill without a workflow calls nothing, and that is known');
+    assert.deepEqual(entries[3]?.header.platforms, ['linux', 'macos']);
+    assert.match(entries[0]?.header.readErrors[0] ?? '', /Frontmatter YAML error/);
+  });
+
+  it('v3: a start serves the skills with their calls and, with the files unchanged, reads none of them again', async () => {
+    const temp = tempDir('formats-skill-index-v3');
+    const text = readFixture('skill-index', 'v3.json');
+    try {
+      fs.cpSync(path.join(fixturesDir, 'skill-index', 'v3-skills'), temp.dir, { recursive: true });
+      for (const entry of decodeIndexSnapshot(text)) {
+        const file = path.join(temp.dir, ...entry.sortKey.split('\0'), 'SKILL.md');
+        fs.utimesSync(file, entry.mtimeMs / 1000, entry.mtimeMs / 1000);
+      }
+      const mapped = new MappedFileSystem(temp.dir);
+      const index = new SkillIndex({
+        fs: mapped,
+        roots: [{ path: SNAPSHOT_ROOT, scope: 'project', label: '.agents/skills', folder: 'app', writeTarget: true }],
+        platform: 'linux',
+        snapshot: { read: () => Promise.resolve(text), write: () => Promise.resolve() },
+      });
+      try {
+        await index.load();
+        await index.validated;
+        assert.equal(mapped.skillReads, 0, 'a usable snapshot spares reading every SKILL.md at start');
+        assert.deepEqual(index.get('review')?.calls?.map((call) => `${call.via} ${call.skill}${call.range ? `@${call.range}` : ''}`), ['skill flaky-tests', 'skill deploy@^1.2.0', 'fallback flaky-tests']);
+        assert.deepEqual(index.get('deploy')?.calls, []);
+      } finally {
+        index.dispose();
+      }
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
