@@ -10,7 +10,10 @@ export function runnableProblems(index: SkillIndex, name: string): string[] {
   if (!record || record.level < 1) return [];
   return checkRunnable(
     record.name,
-    (skill) => index.get(skill)?.calls,
+    (skill) => {
+      const found = index.get(skill);
+      return found ? (found.calls ?? []) : undefined;
+    },
     (skill) => index.get(skill)?.version,
   );
 }
