@@ -1,5 +1,5 @@
 import { isPlainObject } from '../skills/model/skillParser';
-import { lookupPath as lookupOwnPath } from './conditionExpression';
+import { lookupPath as lookupOwnPath } from '../skills/model/conditionExpression';
 
 /** What `${input.x}`, `${steps.<id>.output.<path>}` and `${context.x}` read. */
 export interface ReferenceScope {

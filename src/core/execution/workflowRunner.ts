@@ -1,6 +1,6 @@
 import type { AttemptOutcome, ErrorKind, Sleep, SkillKind, StepStatus, TokenCount, TraceAttempt, TraceStep } from './executionTypes';
 import type { WorkflowStepSpec } from './executableSkill';
-import { checkCondition } from './conditionExpression';
+import { checkCondition } from '../skills/model/conditionExpression';
 import type { ReferenceScope } from './workflowReferences';
 import { lookupPath, referencedSteps, resolveReferences } from './workflowReferences';
 import { outputBytes } from './outputSize';

@@ -470,6 +470,30 @@ describe('lintSkill', () => {
       assert.deepEqual(await only('SW704', flow(steps), { skills: installed }), []);
     });
 
+    it('SW704 accepts ${context.<name>} for the run\'s context variables and names the others', async () => {
+      const steps = '  - step: a\n    skill: fetch-url\n    with:\n      f: ${context.activeFile}\n      g: ${context.cwd}\n';
+      const found = await only('SW704', flow(steps), { skills: installed });
+      assert.equal(found.length, 1);
+      assert.match(found[0]?.message ?? '', /"cwd".*workspaceFolder, activeFile/);
+    });
+
+    it('SW710 fires for an `if` that cannot be read, and SW704 for what a readable one reads wrongly', async () => {
+      const steps =
+        "  - step: a\n    skill: fetch-url\n  - step: b\n    skill: fetch-url\n    if: \"steps.a.output.n =~ 3\"\n" +
+        "  - step: c\n    skill: fetch-url\n    if: \"steps.ghost.status == 'failed' or input.nope or steps.a.result\"\n" +
+        "  - step: d\n    skill: fetch-url\n    if: \"steps.a.status == 'failed' and exists(steps.a.output.x) and context.languageId == 'go'\"\n";
+      const unreadable = await only('SW710', flow(steps, withSchema), { skills: installed });
+      assert.equal(unreadable.length, 1);
+      assert.match(unreadable[0]?.message ?? '', /step b cannot be read: .*=~/);
+      const wrong = await only('SW704', flow(steps, withSchema), { skills: installed });
+      assert.deepEqual(wrong.map((f) => f.message.match(/no step "ghost"|does not declare "nope"|offers output, status and error/)?.[0]), ['no step "ghost"', 'does not declare "nope"', 'offers output, status and error']);
+    });
+
+    it('SW706 counts the steps an `if` reads as dependencies', async () => {
+      const steps = "  - step: a\n    skill: fetch-url\n    if: \"steps.b.status == 'success'\"\n  - step: b\n    skill: fetch-url\n    depends_on: a\n";
+      assert.equal((await only('SW706', flow(steps), { skills: installed })).length, 1);
+    });
+
     it('SW705 fires when no installed version matches the range', async () => {
       const [found] = await only('SW705', flow('  - step: a\n    skill: summarize@^1.0.0\n'), { skills: installed });
       assert.match(found?.message ?? '', /installed: 2\.1\.0/);

@@ -1,5 +1,6 @@
 import * as semver from 'semver';
 import { isPlainObject } from '../model/skillParser';
+import { parseCondition } from '../model/conditionParser';
 import type { LintFinding, TextRange } from '../model/skillTypes';
 import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
@@ -143,6 +144,7 @@ export function checkWorkflow(input: RuleInput): LintFinding[] {
         }
       }
     }
+    findings.push(...checkCondition(ctx, step, ids, inputNames, deps));
     if (step.id !== undefined) edges.set(step.id, deps);
   }
   findings.push(...findCycles(ctx, edges, ids));
@@ -211,7 +213,7 @@ function referenceProblem(match: RegExpMatchArray, step: Step, ids: ReadonlyMap<
   const whole = match[0];
   // The groups below always take part in their matches; the fallbacks and checks only narrow the types.
   const inner = (match[1] ?? '').trim();
-  const forms = 'Valid forms are ${input.<parameter>} and ${steps.<step id>.output…}.';
+  const forms = 'Valid forms are ${input.<parameter>}, ${steps.<step id>.output…} and ${context.<name>}.';
   if (!whole.endsWith('}')) {
     return `The reference "${whole}" is not closed with "}". ${forms}`;
   }
@@ -222,6 +224,8 @@ function referenceProblem(match: RegExpMatchArray, step: Step, ids: ReadonlyMap<
     }
     return undefined;
   }
+  const contextName = /^context\.([^.\s[]*)/.exec(inner)?.[1];
+  if (contextName !== undefined) return contextProblem(whole, contextName);
   const stepRef = /^steps\.([^.\s[]+)(\..*)?$/.exec(inner);
   const id = stepRef?.[1];
   if (stepRef && id !== undefined) {
@@ -320,6 +324,41 @@ function findCycles(ctx: Located, edges: ReadonlyMap<string, ReadonlySet<string>
         stack.push({ id: next, next: (edges.get(next) ?? new Set<string>()).values() });
       }
     }
+  }
+  return findings;
+}
+
+/** What `${context.x}` may name: the run's context variables (docs/execution.md). */
+export const CONTEXT_VARIABLES = ['workspaceFolder', 'activeFile', 'selection', 'languageId', 'userLanguage', 'sessionId'] as const;
+
+function contextProblem(whole: string, name: string): string | undefined {
+  if ((CONTEXT_VARIABLES as readonly string[]).includes(name)) return undefined;
+  return `${whole} names the context variable "${name}", which runs do not have; use one of ${CONTEXT_VARIABLES.join(', ')}.`;
+}
+
+/** The step's `if`: it must parse, and what it reads must exist (SW710, SW704); its step references are dependencies. */
+function checkCondition(ctx: Located, step: Step, ids: ReadonlyMap<string, Step>, inputNames: ReadonlySet<string> | undefined, deps: Set<string>): LintFinding[] {
+  const raw = step.data['if'];
+  if (raw === undefined || raw === null || typeof raw === 'boolean') return [];
+  if (typeof raw !== 'string') return [finding('SW710', `The \`if\` of step ${step.id ?? `#${step.index + 1}`} must be text, e.g. \`if: "steps.check.output.ok == true"\`.`, stepRange(ctx, step, 'if'))];
+  const parsed = parseCondition(raw);
+  if (!parsed.ok) return [finding('SW710', `The \`if\` of step ${step.id ?? `#${step.index + 1}`} cannot be read: ${parsed.error}`, stepRange(ctx, step, 'if'))];
+  const findings: LintFinding[] = [];
+  for (const path of parsed.references) {
+    const [root, name, field] = path;
+    const written = path.join('.');
+    let problem: string | undefined;
+    if (root === 'input' && name !== undefined && inputNames && !inputNames.has(name)) {
+      problem = `The \`if\` reads ${written}, but \`input_schema\` does not declare "${name}" (it has: ${[...inputNames].join(', ') || 'nothing'}).`;
+    } else if (root === 'context' && name !== undefined) {
+      problem = contextProblem(written, name);
+    } else if (root === 'steps' && name !== undefined) {
+      if (!ids.has(name)) problem = `The \`if\` reads ${written}, but this workflow has no step "${name}".`;
+      else if (name === step.id) problem = `The \`if\` reads its own step (${written}); a step can only look at steps before it.`;
+      else if (field !== undefined && !['output', 'status', 'error'].includes(field)) problem = `The \`if\` reads ${written}; a step offers output, status and error (e.g. steps.${name}.status == 'failed').`;
+      else deps.add(name);
+    }
+    if (problem) findings.push(finding('SW704', problem, stepRange(ctx, step, 'if')));
   }
   return findings;
 }

@@ -58,6 +58,7 @@ export const LINT_RULES: readonly LintRule[] = [
   { code: 'SW707', severity: 'error', title: 'depends_on names an unknown step' },
   { code: 'SW708', severity: 'error', title: 'Invalid step error handling' },
   { code: 'SW709', severity: 'error', title: 'Workflows call each other in a cycle' },
+  { code: 'SW710', severity: 'error', title: 'A step\'s `if` cannot be read' },
   { code: 'SW801', severity: 'info', title: 'Same name as another skill' },
   { code: 'SW901', severity: 'error', title: 'Threat pattern in the skill' },
 ];

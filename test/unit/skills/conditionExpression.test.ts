@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { checkCondition, evaluateCondition, isTruthy, lookupPath } from '../../../src/core/execution/conditionExpression';
-import type { EvalResult } from '../../../src/core/execution/conditionExpression';
-import { parseCondition } from '../../../src/core/execution/conditionParser';
+import { checkCondition, evaluateCondition, isTruthy, lookupPath } from '../../../src/core/skills/model/conditionExpression';
+import type { EvalResult } from '../../../src/core/skills/model/conditionExpression';
+import { parseCondition } from '../../../src/core/skills/model/conditionParser';
 
 const scope = {
   input: { x: 1, name: 'report', flag: true, off: false, zero: 0, empty: '', none: null, list: [], items: [1, 2], obj: { a: [1, { b: 'c' }] } },
