@@ -144,6 +144,10 @@ const chatItem = z.discriminatedUnion('kind', [
     /** Skills offered this turn: how many the catalog listed, and the per-message suggestions. */
     offered: z.object({ catalog: count, suggestions: z.array(str) }),
     loaded: z.array(str),
+    /** Skills the turn ran with skill_run. */
+    ran: z.optional(z.array(str)),
+    /** The person's thumbs up (1) or down (-1) on the turn, given once; it counts for the skills loaded or ran. */
+    rating: z.optional(z.union([z.literal(1), z.literal(-1)])),
     error: z.optional(z.object({ kind: str, message: str, advice: str, actions: z.array(chatAction) })),
     /** A complex turn: offer "Save this as a skill". */
     offerSkill: z.boolean(),
@@ -323,6 +327,7 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/openLink'), href: z.string().check(z.maxLength(4_000)) }),
   z.object({ type: z.literal('chat/saveAsSkill') }),
   z.object({ type: z.literal('chat/showTrace'), traceId: id }),
+  z.object({ type: z.literal('chat/rate'), id, rating: z.union([z.literal(1), z.literal(-1)]) }),
 
   z.object({ type: z.literal('skills/search'), query: z.string().check(z.maxLength(1_000)) }),
   z.object({ type: z.literal('skills/open'), file: str }),

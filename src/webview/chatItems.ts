@@ -220,7 +220,23 @@ function turnItem(item: Of<'turn'>, send: Send): HTMLElement {
     el('ul', {}, el('li', {}, `Catalog: ${item.offered.catalog} skills listed in the prompt`), el('li', {}, `Suggested for this message: ${item.offered.suggestions.join(', ') || 'none'}`), el('li', {}, `Loaded with skill_view: ${item.loaded.join(', ') || 'none'}`)),
   );
   wrap.append(skills);
+  const rated = [...new Set([...item.loaded, ...(item.ran ?? [])])];
+  if (rated.length > 0 && item.reason !== 'error') wrap.append(ratingBar(item, rated, send));
   return wrap;
+}
+
+/** Thumbs up or down for the skills a turn used: counted in their health, once per turn. */
+function ratingBar(item: Of<'turn'>, skills: readonly string[], send: Send): HTMLElement {
+  const bar = el('div', { class: 'rating', role: 'group', 'aria-label': `Rate how ${skills.join(', ')} helped` });
+  const label = item.rating === undefined ? `Did ${skills.join(', ')} help?` : item.rating === 1 ? 'Thanks: counted as helpful.' : 'Thanks: counted as not helpful.';
+  bar.append(el('span', { class: 'muted' }, label));
+  for (const [rating, text] of [[1, 'Helpful'], [-1, 'Not helpful']] as const) {
+    const choice = button(text, () => send({ type: 'chat/rate', id: item.id, rating }));
+    choice.setAttribute('aria-pressed', String(item.rating === rating));
+    if (item.rating !== undefined) choice.disabled = true;
+    bar.append(choice);
+  }
+  return bar;
 }
 
 function noticeItem(item: Of<'notice'>): HTMLElement {

@@ -140,6 +140,11 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       case 'chat/showTrace':
         await vscode.commands.executeCommand(COMMANDS.showTrace, { traceId: message.traceId });
         return;
+      case 'chat/rate': {
+        const skills = this.transcript.rate(message.id, message.rating);
+        for (const name of skills ?? []) this.deps.skills.usage.rate(name, message.rating);
+        return;
+      }
       default:
         assertNever(message);
     }

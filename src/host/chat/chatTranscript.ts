@@ -187,6 +187,7 @@ interface TurnState {
   readonly id: string;
   readonly offered: { catalog: number; suggestions: string[] };
   readonly loaded: Set<string>;
+  readonly ran: Set<string>;
   usage: UsageLine;
   toolCalls: number;
   assistantId: string | undefined;
@@ -249,6 +250,7 @@ export class ChatTranscript {
       id: turnId,
       offered,
       loaded: new Set(),
+      ran: new Set(),
       usage: { promptTokens: 0, cachedTokens: 0, completionTokens: 0, requests: 0 },
       toolCalls: 0,
       assistantId: undefined,
@@ -303,6 +305,7 @@ export class ChatTranscript {
         turn.toolCalls += 1;
         const skill = skillOfCall(event.call);
         if (skill?.action === 'loaded') turn.loaded.add(skill.name);
+        if (skill?.action === 'ran') turn.ran.add(skill.name);
         this.put({
           kind: 'tool',
           id: event.call.id || `${turn.id}-t${turn.toolCalls}`,
@@ -424,6 +427,19 @@ export class ChatTranscript {
     };
   }
 
+  /**
+   * Records a thumbs up or down on a finished turn: the skills it loaded or ran, for their usage
+   * statistics. A turn is rated once; undefined when the id is not a rateable turn.
+   */
+  rate(id: string, rating: 1 | -1): string[] | undefined {
+    const item = this.byId.get(id);
+    if (item?.kind !== 'turn' || item.rating !== undefined) return undefined;
+    const skills = [...new Set([...item.loaded, ...(item.ran ?? [])])];
+    if (skills.length === 0) return undefined;
+    this.put({ ...item, rating });
+    return skills;
+  }
+
   /** Marks unanswered approval cards of a finished turn as expired. */
   expirePending(): void {
     for (const item of this.items) if (item.kind === 'approval' && item.state === 'pending') this.approvalAnswered(item.id, 'expired');
@@ -441,6 +457,7 @@ export class ChatTranscript {
       toolCalls: turn.toolCalls,
       offered: turn.offered,
       loaded: [...turn.loaded],
+      ...(turn.ran.size > 0 ? { ran: [...turn.ran] } : {}),
       ...(error ? { error: { kind: error.kind, message: error.message, advice: error.advice, actions: actionsForError(error.kind) } } : {}),
       offerSkill: reason === 'stop' && turn.toolCalls >= SKILL_OFFER_TOOL_CALLS,
     });
