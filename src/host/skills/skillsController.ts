@@ -81,6 +81,12 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
         await vscode.commands.executeCommand(COMMANDS.runSkill, { name: record.name });
         return;
       }
+      case 'skills/lastRuns': {
+        const record = this.skills.skillIndex.all().find((r) => r.file === message.file);
+        if (!record) throw new Error('That skill is no longer indexed; the list was out of date.');
+        await vscode.commands.executeCommand(COMMANDS.showTrace, { skill: record.name });
+        return;
+      }
       case 'skills/new':
         await this.actions.newFromTemplate();
         return;
