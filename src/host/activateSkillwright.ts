@@ -102,6 +102,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const sessions = store.add(new SessionService(context.globalStorageUri.fsPath, context.asAbsolutePath('dist'), logger));
   const policy = createApprovalPolicy(context.workspaceState, logger);
   const execution = store.add(new ExecutionService(skills, context.globalStorageUri.fsPath, logger));
+  preview.useExecution(execution);
   status.setApprovals(() => {
     const auto = autoApproveSettings();
     return { always: policy.allowlist().map(describeEntry), autoEdits: auto.edits === true, autoCommands: auto.commands === true };
@@ -120,7 +121,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
   const traceView = store.add(new TraceView(context.extensionUri, execution.traces, logger));
   const showLogs = () => channel.show(true);
-  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView });
+  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView, execution });
   registerCommands(store, handlers, logger, vscodeCommandFailureUi(showLogs));
 
   // One listener per event, fanning out to the parts that care in a written-down order.

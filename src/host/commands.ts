@@ -18,6 +18,8 @@ import type { SkillActions } from './skills/skillActions';
 import { isOpenSkillArgs, SkillPicker } from './skills/skillPicker';
 import type { SkillService } from './skills/skillService';
 import type { TraceView } from './execution/traceView';
+import type { ExecutionService } from './execution/executionService';
+import { readRunSkillArgs, runNamedSkill } from './execution/runSkillForm';
 
 /** What the commands act on; all of it is created by activateSkillwright. */
 export interface CommandDeps {
@@ -32,6 +34,8 @@ export interface CommandDeps {
   readonly chat: ChatController;
   readonly policy: ApprovalPolicy;
   readonly saveAsSkill: SaveAsSkill;
+  /** Runs executable skills for Run Skill… (the chat reaches it through its own tools). */
+  readonly execution: ExecutionService;
   /** The Skill Run Trace panel: a run's timeline, or a pick of the recent runs. */
   readonly traceView: TraceView;
 }
@@ -57,18 +61,18 @@ export function commandHandlers(deps: CommandDeps): Record<CommandId, CommandHan
     [COMMANDS.searchSessions]: () => panel.showTab('history', 'search'),
     [COMMANDS.newSkillFromTemplate]: (args?: unknown) => skillActions.newFromTemplate(isNewSkillArgs(args) ? args : undefined),
     [COMMANDS.openSkill]: (args?: unknown) => skillActions.openSkill(isOpenSkillArgs(args) ? args : undefined),
+    // `{ name, request }` sends the skill to the chat; `{ name }` or nothing runs it (a form for executable skills).
     [COMMANDS.runSkill]: async (args?: unknown) => {
-      const given = isRunSkillArgs(args) ? args : undefined;
-      const run = async (name: string, request?: string) => {
+      const given = readRunSkillArgs(args);
+      const toChat = async (name: string, request?: string) => {
         await panel.showTab('chat', 'input');
         await chat.runSkill(name, request ?? (await vscode.window.showInputBox({ title: `Run skill ${name}`, prompt: 'What should it do? (optional)', ignoreFocusOut: true })) ?? '');
         return name;
       };
-      if (given) return run(given.name, given.request ?? '');
-      return new SkillPicker(skills, async (file) => {
-        const record = skills.skillIndex.all().find((r) => r.file === file);
-        return record ? run(record.name) : undefined;
-      }, 'Run Skill').run();
+      const run = (name: string) => runNamedSkill({ skills, execution: deps.execution, policy, logger, toChat }, name, given);
+      if (given?.name !== undefined) return run(given.name);
+      const picked = await new SkillPicker(skills, (file) => Promise.resolve(skills.skillIndex.all().find((r) => r.file === file)?.name), 'Run Skill').run();
+      return picked !== undefined ? run(picked) : undefined;
     },
     [COMMANDS.manageApprovals]: () => manageApprovals(policy),
     [COMMANDS.saveAsSkill]: (args?: unknown) => saveAsSkill.fromSession(isSaveAsSkillArgs(args) ? args : undefined),
@@ -98,13 +102,6 @@ export function registerCommands<Id extends string>(store: DisposableStore, hand
   for (const [id, handler] of Object.entries<CommandHandler>(handlers)) {
     store.add(vscode.commands.registerCommand(id, guardCommand(id, handler, logger, ui)));
   }
-}
-
-/** `{ name, request? }` from scripts and tests; anything else means "pick a skill". */
-function isRunSkillArgs(value: unknown): value is { name: string; request?: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  return typeof record['name'] === 'string' && (record['request'] === undefined || typeof record['request'] === 'string');
 }
 
 /** Arguments from scripts and tests; anything else (e.g. a URI from a menu) means "ask". */

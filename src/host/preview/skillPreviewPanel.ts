@@ -5,6 +5,9 @@ import type { Logger } from '../../core/base/logger';
 import { describeError } from '../../core/base/logger';
 import { currentPlatform } from '../../core/skills/index/skillIndex';
 import { buildSkillPreview } from '../../core/skills/preview/skillPreviewModel';
+import type { ExecutableSkill } from '../../core/execution/executableSkill';
+import { readExecutableSkill } from '../../core/execution/executableSkill';
+import { parseSkillBytes, parseSkillText } from '../../core/skills/model/skillParser';
 import type { HostToPreview, PreviewToHost, SkillPreview } from '../../shared/protocol';
 import { assertNever, parsePreviewMessage } from '../../shared/protocol';
 import { createNonce } from '../panel/panelHtml';
@@ -13,6 +16,11 @@ import { isSkillFile, pickSkillToPreview } from './previewTarget';
 import { previewResourceRoots, renderPreviewHtml } from './skillPreviewHtml';
 import { restorableFile } from './previewState';
 import type { SkillService } from '../skills/skillService';
+import type { ExecutionService } from '../execution/executionService';
+import { loadPreviewRuntime } from './previewRuntime';
+
+/** What the preview reads of the executor: traces, tuned values, and a word after each run. */
+export type PreviewExecution = Pick<ExecutionService, 'traces' | 'tuning' | 'onDidRun'>;
 
 // A webview panel's view type is not a manifest contribution, so it is not named like one (skillwright.*).
 export const PREVIEW_VIEW_TYPE = 'skillwrightSkillPreview';
@@ -43,6 +51,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
   /** Fires with every model the preview is given (used by tests). */
   readonly onDidUpdate: vscode.Event<SkillPreview>;
   private dropped = 0;
+  private execution: PreviewExecution | undefined;
   /**
    * What VS Code calls with a preview that was open before a window reload and the state its webview
    * kept; public so tests can play the workbench's part (a reload would end their extension host).
@@ -132,6 +141,20 @@ export class SkillPreviewPanel implements vscode.Disposable {
     });
   }
 
+  /**
+   * Shows runs, health, dependencies and tuned values for executable and Level 2 skills, and
+   * refreshes after each run of the skill shown (the executor is made after the preview).
+   */
+  useExecution(execution: PreviewExecution): void {
+    this.execution = execution;
+    this.store.add(
+      execution.onDidRun((trace) => {
+        const shown = this.latest?.runtime?.name;
+        if (this.panel && shown !== undefined && (trace.skill === shown || trace.calledSkills.includes(shown))) this.schedule();
+      }),
+    );
+  }
+
   /** Closes the preview; everything it registered is released (as when the user closes its tab). */
   close(): void {
     this.panel?.dispose();
@@ -158,6 +181,12 @@ export class SkillPreviewPanel implements vscode.Disposable {
         return;
       case 'preview/openLink':
         if (file) await this.actions.openLink(file, message.href, column);
+        return;
+      case 'preview/showTrace':
+        await vscode.commands.executeCommand('skillwright.showTrace', { traceId: message.traceId });
+        return;
+      case 'preview/revertTuning':
+        if (file) await this.revertTuning(file, message.changeId);
         return;
       default:
         assertNever(message);
@@ -289,6 +318,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
           ...this.heldBack(file),
         },
       );
+      const runtime = result.ok ? await this.runtimeOf(file, document?.getText()) : undefined;
       // A newer update started (more typing, another file) or the preview closed meanwhile.
       if (generation !== this.generation || !this.panel) return;
       if (!result.ok) {
@@ -296,13 +326,50 @@ export class SkillPreviewPanel implements vscode.Disposable {
         this.post({ type: 'preview/error', message: result.message });
         return;
       }
-      this.latest = result.preview;
-      this.post({ type: 'preview/update', preview: result.preview });
-      this.updateEmitter.fire(result.preview);
+      const preview: SkillPreview = runtime ? { ...result.preview, runtime } : result.preview;
+      this.latest = preview;
+      this.post({ type: 'preview/update', preview });
+      this.updateEmitter.fire(preview);
     } catch (error) {
       this.logger.error(`Preview of ${file} failed: ${describeError(error)}`);
       if (generation === this.generation) this.post({ type: 'preview/error', message: `The preview could not be built: ${describeError(error)}` });
     }
+  }
+
+  /** The skill as the executor reads it, from the editor buffer when there is one: its name is the index's. */
+  private async executableAt(file: string, text?: string): Promise<{ skill: ExecutableSkill; frontmatter: Readonly<Record<string, unknown>> }> {
+    const parsed = text !== undefined ? parseSkillText(text) : parseSkillBytes(await this.skills.fs.readFile(file));
+    const record = this.skills.skillIndex !== undefined ? this.skills.skillIndex.all().find((r) => r.file === file) : undefined;
+    const written = parsed.frontmatter['name'];
+    const name = record?.name ?? (typeof written === 'string' && written.trim() !== '' ? written.trim() : path.basename(path.dirname(file)));
+    return { skill: readExecutableSkill({ name, dir: path.dirname(file), file }, parsed), frontmatter: parsed.frontmatter };
+  }
+
+  /** Runs, health, dependencies and tuned values; a failure here costs that part only, never the preview. */
+  private async runtimeOf(file: string, text: string | undefined): Promise<SkillPreview['runtime']> {
+    const execution = this.execution;
+    if (!execution) return undefined;
+    try {
+      const { skill, frontmatter } = await this.executableAt(file, text);
+      await execution.tuning.ready;
+      return await loadPreviewRuntime({ traces: execution.traces, tuning: execution.tuning, usage: this.skills.usage, now: Date.now }, skill, frontmatter);
+    } catch (error) {
+      this.logger.warn(`Preview: the runs and tuned values of ${file} could not be read: ${describeError(error)}`);
+      return undefined;
+    }
+  }
+
+  /** The Revert button of a tuning change: back to the value before it, then a fresh preview. */
+  private async revertTuning(file: string, changeId: string): Promise<void> {
+    const execution = this.execution;
+    if (!execution) return;
+    const document = vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === file);
+    const { skill } = await this.executableAt(file, document?.getText());
+    await execution.tuning.ready;
+    const reverted = await execution.tuning.revert(skill.name, skill.adaptation, changeId);
+    if (reverted.ok) this.logger.info(`Preview: reverted tuning change ${changeId} of ${skill.name}`);
+    else void vscode.window.showWarningMessage(`Skillwright: not reverted: ${reverted.error}`);
+    await this.update();
   }
 
   /** In Restricted Mode the index leaves project skills out; say so instead of "not indexed". */

@@ -4,6 +4,7 @@ import { renderFileTree } from './fileTree';
 import { findingList, findingSummary } from './findingList';
 import type { PreviewFinding } from './findingList';
 import { renderBody } from './previewBody';
+import { renderRuntime } from './runtimeSection';
 import { renderWorkflowDiagram } from './workflowDiagram';
 
 export interface PreviewView {
@@ -83,6 +84,7 @@ export function createPreviewView(send: (message: PreviewToHost) => void): Previ
         frontmatterCard(preview, top, send),
         catalogSection(preview.catalogLine, preview.catalogListed),
         workflow,
+        ...(preview.runtime ? renderRuntime(preview.runtime, send) : []),
         section('preview-files', 'Files', renderFileTree(preview.files, send)),
         body,
       ].filter((node): node is HTMLElement => node !== undefined);
