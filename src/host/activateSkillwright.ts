@@ -118,6 +118,8 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const skillActions = new SkillActions(skills, context.asAbsolutePath('skills-templates'), logger);
   const skillsBrowser = store.add(new SkillsController(skills, diagnostics, panel, skillActions, logger));
   panel.setArea('skills', skillsBrowser);
+  // A run changes the skill's health line (and the usefulness order).
+  store.add(execution.onDidRun(() => skillsBrowser.sync()));
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
   const traceView = store.add(new TraceView(context.extensionUri, execution.traces, logger));
   const showLogs = () => channel.show(true);

@@ -70,6 +70,8 @@ input_schema:
 # One step
 `;
 
+const TUNED_SCHEMA = { type: 'object', properties: { batch_size: { type: 'integer', minimum: 10, maximum: 500, default: 100 } } };
+const TUNED = (): { name: string; adaptation: unknown; inputSchema: unknown } => ({ name: 'tuned-batch', adaptation: ADAPTATION, inputSchema: TUNED_SCHEMA });
 const ADAPTATION = { strategy: 'script', entry: 'scripts/tune.js', min_signals: 1, tunable_params: { batch_size: { type: 'integer', min: 10, max: 500, default: 100, step: 10 } } };
 
 const TUNED_SKILL = `---
@@ -322,7 +324,7 @@ describe('Run Skill… (form, approval, result, preview of runs and tuned values
     const first = await runSkill({ name: 'tuned-batch', prompter: answering([{ type: 'text', text: '100' }]), confirm: modal.confirm, notify: notifying().notify });
     assert.equal(first?.success, true, first?.error ?? '');
     assert.deepEqual(first?.output, { processed: 100 });
-    await until('the tuning script to move batch_size', () => api.execution.tuning.view('tuned-batch', ADAPTATION).changes.length > 0);
+    await until('the tuning script to move batch_size', () => api.execution.tuning.view(TUNED()).changes.length > 0);
 
     const file = path.join(tunedDir, 'SKILL.md');
     await vscode.commands.executeCommand('skillwright.openSkillPreview', vscode.Uri.file(file));
@@ -345,7 +347,7 @@ describe('Run Skill… (form, approval, result, preview of runs and tuned values
     });
     assert.equal(reverted.params[0]?.tuned, false);
     assert.ok(reverted.changes.find((c) => c.id === change.id)?.revertedAt !== undefined, 'the change is kept, marked reverted');
-    assert.equal(api.execution.tuning.view('tuned-batch', ADAPTATION).values['batch_size'], 100, 'the next run binds the value from before the change');
+    assert.equal(api.execution.tuning.view(TUNED()).values['batch_size'], 100, 'the next run binds the value from before the change');
 
     const second = await runSkill({ name: 'tuned-batch', arguments: {}, confirm: modal.confirm, notify: notifying().notify });
     assert.deepEqual(second?.output, { processed: 100 });

@@ -27,10 +27,13 @@ export interface TuningView {
   readonly changes: readonly TuningChange[];
 }
 
+/** What tuning reads of a skill: its name, its `adaptation` block and the `input_schema` the tuned params belong to. */
+export type TunedSkill = Pick<ExecutableSkill, 'name' | 'adaptation' | 'inputSchema'>;
+
 export interface SkillTuning extends RunTuning {
   readonly ready: Promise<void>;
-  view(name: string, adaptation: unknown): TuningView;
-  revert(name: string, adaptation: unknown, changeId: string): Promise<{ ok: true } | { ok: false; error: string }>;
+  view(skill: TunedSkill): TuningView;
+  revert(skill: TunedSkill, changeId: string): Promise<{ ok: true } | { ok: false; error: string }>;
   flush(): Promise<void>;
 }
 
@@ -69,8 +72,9 @@ export function createSkillTuning(options: SkillTuningOptions): SkillTuning {
     clearTimeout(timer);
     timer = setTimeout(() => void save().catch((error: unknown) => logger.warn(`Saving tuning run summaries failed: ${describeError(error)}`)), SAVE_DELAY_MS);
   };
-  const specOf = (adaptation: unknown): { spec?: AdaptationSpec; errors: string[] } => {
-    const parsed = parseAdaptation({ adaptation });
+  // The tuned params are checked against the skill's input_schema, so the spec is read with it.
+  const specOf = (skill: TunedSkill): { spec?: AdaptationSpec; errors: string[] } => {
+    const parsed = parseAdaptation({ adaptation: skill.adaptation, ...(skill.inputSchema !== undefined ? { input_schema: skill.inputSchema } : {}) });
     if (!parsed) return { errors: [] };
     return parsed.ok ? { spec: parsed.spec, errors: [] } : { errors: parsed.errors };
   };
@@ -103,11 +107,11 @@ export function createSkillTuning(options: SkillTuningOptions): SkillTuning {
   return {
     ready,
     valuesFor(skill) {
-      const { spec } = specOf(skill.adaptation);
+      const { spec } = specOf(skill);
       return spec ? effectiveValues(spec, store.get(skill.name, spec)) : undefined;
     },
     afterRun(skill, run) {
-      const { spec } = specOf(skill.adaptation);
+      const { spec } = specOf(skill);
       if (!spec) return;
       const params: Record<string, unknown> = {};
       for (const param of spec.params) if (Object.prototype.hasOwnProperty.call(run.arguments, param.name)) params[param.name] = run.arguments[param.name];
@@ -117,17 +121,17 @@ export function createSkillTuning(options: SkillTuningOptions): SkillTuning {
       scheduleSave();
       void propose(skill, spec, list, effectiveValues(spec, store.get(skill.name, spec))).catch((error: unknown) => logger.warn(`Tuning ${skill.name} failed: ${describeError(error)}`));
     },
-    view(name, adaptation) {
-      const { spec, errors } = specOf(adaptation);
+    view(skill) {
+      const { spec, errors } = specOf(skill);
       if (!spec) return { errors, values: {}, changes: [] };
-      const state: TuningState = store.get(name, spec);
+      const state: TuningState = store.get(skill.name, spec);
       return { spec, errors, values: effectiveValues(spec, state), changes: state.changes };
     },
-    async revert(name, adaptation, changeId) {
-      const { spec, errors } = specOf(adaptation);
-      if (!spec) return { ok: false, error: errors[0] ?? `"${name}" has no adaptation block` };
+    async revert(skill, changeId) {
+      const { spec, errors } = specOf(skill);
+      if (!spec) return { ok: false, error: errors[0] ?? `"${skill.name}" has no adaptation block` };
       let problem: string | undefined;
-      await store.update(name, spec, (state) => {
+      await store.update(skill.name, spec, (state) => {
         const reverted = revertChange(state, changeId, now());
         if (!reverted.ok) {
           problem = reverted.error;

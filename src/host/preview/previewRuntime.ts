@@ -2,7 +2,7 @@ import type { TuningChange } from '../../core/execution/adaptation';
 import type { TunableParam } from '../../core/execution/adaptationSpec';
 import type { ExecutableSkill } from '../../core/execution/executableSkill';
 import type { RunTrace } from '../../core/execution/executionTypes';
-import type { TuningView } from '../../core/execution/skillTuning';
+import type { TunedSkill, TuningView } from '../../core/execution/skillTuning';
 import type { TraceFilter } from '../../core/execution/traceStore';
 import { declaredSkills, healthOf } from '../../core/skills/index/skillHealth';
 import type { SkillUsageEntry } from '../../core/skills/index/skillUsage';
@@ -113,7 +113,7 @@ function json(value: unknown): string {
 
 export interface RuntimeStores {
   readonly traces: { list(filter: TraceFilter): Promise<RunTrace[]> };
-  readonly tuning: { view(name: string, adaptation: unknown): TuningView };
+  readonly tuning: { view(skill: TunedSkill): TuningView };
   readonly usage: { get(name: string): SkillUsageEntry };
   readonly now: () => number;
 }
@@ -122,6 +122,6 @@ export interface RuntimeStores {
 export async function loadPreviewRuntime(stores: RuntimeStores, skill: RuntimeSources['skill'], frontmatter: Readonly<Record<string, unknown>>): Promise<SkillRuntimeView | undefined> {
   if (!showsRuntime(skill)) return undefined;
   const traces = await stores.traces.list({ skill: skill.name, limit: CALL_RUNS * 2 });
-  const tuning = skill.adaptation !== undefined && skill.adaptation !== null ? stores.tuning.view(skill.name, skill.adaptation) : undefined;
+  const tuning = skill.adaptation !== undefined && skill.adaptation !== null ? stores.tuning.view(skill) : undefined;
   return buildPreviewRuntime({ skill, frontmatter, usage: stores.usage.get(skill.name), traces, ...(tuning ? { tuning } : {}), now: stores.now() });
 }

@@ -366,7 +366,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
     const document = vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === file);
     const { skill } = await this.executableAt(file, document?.getText());
     await execution.tuning.ready;
-    const reverted = await execution.tuning.revert(skill.name, skill.adaptation, changeId);
+    const reverted = await execution.tuning.revert(skill, changeId);
     if (reverted.ok) this.logger.info(`Preview: reverted tuning change ${changeId} of ${skill.name}`);
     else void vscode.window.showWarningMessage(`Skillwright: not reverted: ${reverted.error}`);
     await this.update();
