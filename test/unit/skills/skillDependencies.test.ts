@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { SkillCall } from '../../../src/core/skills/model/skillDependencies';
+import type { SkillCall } from '../../../src/core/skills/model/skillTypes';
 import {
   MAX_CYCLES,
   checkRunnable,

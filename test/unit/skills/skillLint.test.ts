@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
 import { lintSkillFile } from '../../../src/core/skills/lint/lintRunner';
-import type { SkillCall } from '../../../src/core/skills/model/skillDependencies';
+import type { SkillCall } from '../../../src/core/skills/model/skillTypes';
 import { skillDependencies, workflowCalls } from '../../../src/core/skills/model/skillDependencies';
 import { applyTextEdits } from '../../../src/core/skills/lint/applyTextEdits';
 import { hasWhenToUseSignal } from '../../../src/core/skills/lint/whenToUse';

@@ -1,4 +1,4 @@
-import type { SkillCall } from '../model/skillDependencies';
+import type { SkillCall } from '../model/skillTypes';
 import type { SkillHeader } from '../model/skillHeader';
 
 /**

@@ -3,10 +3,10 @@ import type { FileSystemPort } from '../../base/fileSystemPort';
 import type { SkillIndex } from '../index/skillIndex';
 import { runBounded } from '../index/skillWalker';
 import { lintSkill } from './skillLint';
-import type { SkillCall, SkillDependencies } from '../model/skillDependencies';
+import type { SkillDependencies } from '../model/skillDependencies';
 import { skillDependencies, workflowCalls } from '../model/skillDependencies';
 import { parseSkillBytes, parseSkillText } from '../model/skillParser';
-import type { LintFinding, SkillRecord } from '../model/skillTypes';
+import type { LintFinding, SkillCall, SkillRecord } from '../model/skillTypes';
 
 /** Where a SKILL.md is and which index it belongs to; `text` lints an unsaved buffer instead of the disk. */
 export interface LintTarget {

@@ -1,11 +1,10 @@
 import * as semver from 'semver';
 import { isPlainObject } from '../model/skillParser';
 import { parseCondition } from '../model/conditionParser';
-import type { LintFinding, TextRange } from '../model/skillTypes';
+import type { LintFinding, SkillCall, TextRange } from '../model/skillTypes';
 import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
 import { blockEnd, findText, keyRange, lineRange, range } from '../model/textRanges';
-import type { SkillCall } from '../model/skillDependencies';
 import { cyclePath, stepCalls, workflowCalls } from '../model/skillDependencies';
 
 export const ERROR_STRATEGIES = ['fail_fast', 'retry', 'fallback', 'continue'] as const;

@@ -1,15 +1,7 @@
 import * as semver from 'semver';
 import { isPlainObject } from './skillParser';
+import type { SkillCall } from './skillTypes';
 
-/** One skill a workflow step runs: its `skill`, or the `fallback_skill` run when the step fails. */
-export interface SkillCall {
-  readonly skill: string;
-  /** The version range asked for: `name@range`, or the step's `version`. */
-  readonly range?: string;
-  /** The step id as written, or `#n` (1-based) for a step without one. */
-  readonly step: string;
-  readonly via: 'skill' | 'fallback';
-}
 
 /** The cycles of the whole index, computed once, asked per skill by the lint. */
 export interface SkillDependencies {

@@ -1,9 +1,8 @@
 import matter from 'gray-matter';
 import type { YamlMapping } from './fastFrontmatter';
 import { readFrontmatterFast } from './fastFrontmatter';
-import type { SkillCall } from './skillDependencies';
 import { workflowCalls } from './skillDependencies';
-import type { SkillRecord } from './skillTypes';
+import type { SkillCall, SkillRecord } from './skillTypes';
 
 /** What the index keeps of one SKILL.md: enough to list, search and build the catalog. */
 export type SkillHeader = Pick<

@@ -1,5 +1,14 @@
 import type { SkillRoot, SkillScope } from '../../base/skillRoots';
-import type { SkillCall } from './skillDependencies';
+
+/** One skill a workflow step runs: its `skill`, or the `fallback_skill` run when the step fails. */
+export interface SkillCall {
+  readonly skill: string;
+  /** The version range asked for: `name@range`, or the step's `version`. */
+  readonly range?: string;
+  /** The step id as written, or `#n` (1-based) for a step without one. */
+  readonly step: string;
+  readonly via: 'skill' | 'fallback';
+}
 
 export type Severity = 'error' | 'warning' | 'info';
 
