@@ -36,17 +36,24 @@ const userSettings = {
 };
 const timeoutMs = Number(process.env.SKILLWRIGHT_INTEGRATION_TIMEOUT_MS ?? 300_000);
 
+/** Waits for the report; fails when no test has finished for timeoutMs (the host writes `<file>.progress` after each). */
 async function waitForReport(file: string, isAlive: () => string | undefined): Promise<IntegrationReport> {
-  const deadline = Date.now() + timeoutMs;
+  let deadline = Date.now() + timeoutMs;
+  let progress: string | undefined;
   while (Date.now() < deadline) {
     if (fs.existsSync(file)) {
       return JSON.parse(fs.readFileSync(file, 'utf8')) as IntegrationReport;
+    }
+    const now = fs.existsSync(`${file}.progress`) ? fs.readFileSync(`${file}.progress`, 'utf8') : undefined;
+    if (now !== progress) {
+      progress = now;
+      deadline = Date.now() + timeoutMs;
     }
     const death = isAlive();
     if (death) throw new Error(death);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`The extension host reported no results within ${timeoutMs} ms`);
+  throw new Error(`The extension host reported no results within ${timeoutMs} ms${progress === undefined ? '' : ` of its last finished test (${progress} finished)`}`);
 }
 
 type Pass = 'trusted' | 'restricted';
@@ -178,6 +185,7 @@ async function main(): Promise<void> {
   // Another run at the same time (the e2e suite's checks of this runner) passes a folder of its own.
   const resultFile = path.join(process.env.SKILLWRIGHT_RESULTS_DIR ?? path.join(root, 'test-results'), `integration-${host}.json`);
   fs.rmSync(resultFile, { force: true });
+  fs.rmSync(`${resultFile}.progress`, { force: true });
   let report: IntegrationReport;
   if (host === 'electron') {
     report = await runInElectron(resultFile);
@@ -187,6 +195,7 @@ async function main(): Promise<void> {
     const passes: { pass: Pass; resultFile: string }[] = [{ pass: 'trusted', resultFile }];
     if (!grep || /restricted/i.test(grep)) passes.push({ pass: 'restricted', resultFile: restrictedFile });
     fs.rmSync(restrictedFile, { force: true });
+    fs.rmSync(`${restrictedFile}.progress`, { force: true });
     const [trusted, restricted] = await runInCodeServer(passes);
     report = trusted as IntegrationReport;
     if (restricted) {

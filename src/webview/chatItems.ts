@@ -130,8 +130,16 @@ const ANSWER_TEXT: Record<Of<'approval'>['state'], string> = {
   expired: 'No longer waiting (the turn ended)',
 };
 
+const APPROVAL_HEADINGS: Readonly<Record<string, string>> = {
+  run_command: 'Run this command?',
+  edit_file: 'Change this file?',
+  write_file: 'Change this file?',
+  // skill_run asks for a skill's script or endpoint (core/agent/runApproval.ts).
+  run_skill: "Run this skill's script or endpoint?",
+};
+
 function approvalItem(item: Of<'approval'>, send: Send): HTMLElement {
-  const heading = `${item.tool === 'run_command' ? 'Run this command?' : item.tool === 'edit_file' || item.tool === 'write_file' ? 'Change this file?' : `Allow ${item.tool}?`}`;
+  const heading = APPROVAL_HEADINGS[item.tool] ?? `Allow ${item.tool}?`;
   const card = el('section', { class: `card approval ${item.state}`, role: 'group', 'aria-label': `Approval: ${item.summary}` }, el('h3', {}, heading), el('p', { class: 'approval-summary' }, item.summary));
   if (item.detail) card.append(el('pre', { class: item.hasDiff ? 'diff' : 'command' }, ...diffLines(item.detail, item.hasDiff)));
   if (item.state !== 'pending') {

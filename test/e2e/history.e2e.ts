@@ -21,7 +21,10 @@ async function seedSessions(userDataDir: string): Promise<void> {
   let clock = 0;
   const log = new SessionLog({ fs: new NodeFileSystem(), append: new NodeAppendPort(), storageDir, now: () => new Date((clock += 45_000)) });
   const seed = async (id: string, daysAgo: number, workspace: string, exchanges: [string, string][]) => {
-    clock = Date.now() - daysAgo * DAY;
+    // Whole days start at local noon of that day, so a run near midnight still reads "yesterday"
+    // (the messages after the first are minutes later and must not cross into another day).
+    const then = new Date(Date.now() - daysAgo * DAY);
+    clock = Number.isInteger(daysAgo) ? new Date(then.getFullYear(), then.getMonth(), then.getDate(), 12).getTime() : then.getTime();
     const writer = await log.create({ id, model: 'gpt-4.1-mini', systemPrompt: 'You are Skillwright.', workspace });
     for (const [user, reply] of exchanges) {
       await writer.appendMessage({ role: 'user', content: user });
@@ -36,7 +39,8 @@ async function seedSessions(userDataDir: string): Promise<void> {
   ]);
   await seed('20250101-090000-readme02', 4, '/home/dev/projects/cli', [['Write a README for the CLI', 'Done: README.md explains install, usage and the --json flag.']]);
   await seed('20250101-090000-flaky003', 1, '/home/dev/projects/web', [['Why is the login test flaky?', 'It waits for a fixed 500 ms; I replaced that with waiting for the redirect.']]);
-  await seed('20250101-090000-release4', 0.05, '/home/dev/projects/web', [['Prepare the 2.3.0 release notes', 'Drafted CHANGELOG.md from the merged pull requests since 2.2.0.']]);
+  // Twenty minutes ago: "min ago" at any time of day (an hour ago could be yesterday after midnight).
+  await seed('20250101-090000-release4', 20 / 1440, '/home/dev/projects/web', [['Prepare the 2.3.0 release notes', 'Drafted CHANGELOG.md from the merged pull requests since 2.2.0.']]);
 }
 
 describe('History tab (code-server + Chromium, packaged .vsix)', () => {

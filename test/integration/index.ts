@@ -61,6 +61,14 @@ export async function run(): Promise<void> {
         report.failures += 1;
         report.tests.push({ title: test.fullTitle(), state: 'failed', error: `${error.message}\n${error.stack ?? ''}` });
       });
+      // The runner's deadline counts from the last finished test, so a long suite on a busy
+      // machine is not mistaken for a stuck one.
+      runner.on('test end', () => {
+        if (resultFile) {
+          fs.mkdirSync(path.dirname(resultFile), { recursive: true });
+          fs.writeFileSync(`${resultFile}.progress`, String(report.passes + report.failures + report.pending));
+        }
+      });
       runner.on('pending', (test) => {
         report.pending += 1;
         report.tests.push({ title: test.fullTitle(), state: 'pending' });

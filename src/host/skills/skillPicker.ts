@@ -76,7 +76,13 @@ export class SkillPicker {
         const files = browserSearch(value, this.skills.search, records);
         const hits = files.map((file) => byFile.get(file)).filter((record): record is SkillRecord => record !== undefined);
         const ranked = new Set(files);
-        pick.items = [...hits.map((record) => item(record, true)), ...all.filter((entry) => !ranked.has(entry.file))];
+        // Replacing the items moves the highlight to the first one; keep it on the skill the person
+        // is looking at, so an Enter that lands just as the ranked list arrives opens what was shown.
+        const shown = pick.activeItems[0]?.file;
+        const next = [...hits.map((record) => item(record, true)), ...all.filter((entry) => !ranked.has(entry.file))];
+        pick.items = next;
+        const keep = shown === undefined ? undefined : next.find((entry) => entry.file === shown);
+        if (keep) pick.activeItems = [keep];
       }, SEARCH_DEBOUNCE_MS);
     });
     const chosen = await new Promise<SkillItem | undefined>((resolve) => {
