@@ -13,6 +13,7 @@ import { MAX_PRIOR, MIN_PRIOR, usagePrior } from '../src/core/skills/search/usag
 import { SKILL_FILE, SUPPORT_FOLDERS } from '../src/core/skills/model/skillTypes';
 import type { SkillRecord } from '../src/core/skills/model/skillTypes';
 import { repoRoot } from '../test/repoRoot';
+import { seededRandom } from './generateSkillTree';
 
 /** The skill roots of each corpus source (SOURCES.md, "Copy rule" step 1). */
 export const CORPUS_ROOTS: readonly string[] = [
@@ -185,21 +186,9 @@ function timeIt<T>(fn: () => T): { value: T; ms: number } {
   return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so synthetic records are the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` records made from the corpus vocabulary: ~20 categories, descriptions of 15–60 words. */
 export function syntheticRecords(base: readonly SkillRecord[], count: number): SkillRecord[] {
-  const random = seeded(42);
+  const random = seededRandom(42);
   const words = base.flatMap((r) => r.description.split(/\s+/)).filter(Boolean);
   const pick = (): string => {
     const word = words[Math.floor(random() * words.length)];

@@ -5,6 +5,8 @@
  * message is reported and dropped, never acted on. No `vscode` and no DOM types here.
  */
 import * as z from 'zod/mini';
+import type { ParseResult } from './system/parseMessage';
+import { parseMessage } from './system/parseMessage';
 
 const str = z.string();
 const count = z.int().check(z.nonnegative());
@@ -508,25 +510,11 @@ export type HostToPreview = z.infer<typeof hostToPreview>;
 
 // ---------------------------------------------------------------- parsing
 
-export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
-function parseWith<T>(schema: z.ZodMiniType<T>, raw: unknown): ParseResult<T> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'message is not an object' };
-  const type: unknown = (raw as { type?: unknown }).type;
-  if (typeof type !== 'string') return { ok: false, error: 'message has no string "type"' };
-  const result = schema.safeParse(raw);
-  if (result.success) return { ok: true, value: result.data };
-  const issue = result.error.issues[0];
-  const name = type.slice(0, 60);
-  if (!issue || (issue.code === 'invalid_union' && issue.path.join('.') === 'type')) return { ok: false, error: `unknown message type "${name}"` };
-  const where = issue.path.length > 0 ? `${issue.path.map(String).join('.').slice(0, 80)}: ` : '';
-  return { ok: false, error: `"${name}" ${where}${issue.message.slice(0, 100)}` };
-}
-
-export const parseWebviewMessage = (raw: unknown): ParseResult<WebviewToHost> => parseWith(webviewToHost, raw);
-export const parseHostMessage = (raw: unknown): ParseResult<HostToWebview> => parseWith(hostToWebview, raw);
-export const parsePreviewMessage = (raw: unknown): ParseResult<PreviewToHost> => parseWith(previewToHost, raw);
-export const parseHostPreviewMessage = (raw: unknown): ParseResult<HostToPreview> => parseWith(hostToPreview, raw);
+export const parseWebviewMessage = (raw: unknown): ParseResult<WebviewToHost> => parseMessage(webviewToHost, raw);
+export const parseHostMessage = (raw: unknown): ParseResult<HostToWebview> => parseMessage(hostToWebview, raw);
+export const parsePreviewMessage = (raw: unknown): ParseResult<PreviewToHost> => parseMessage(previewToHost, raw);
+export const parseHostPreviewMessage = (raw: unknown): ParseResult<HostToPreview> => parseMessage(hostToPreview, raw);
 
 /** The `area` of an `area/verb` message type. */
 export type AreaOf<T extends { type: string }> = T['type'] extends `${infer A}/${string}` ? A : never;

@@ -4,6 +4,8 @@
  * receive, and a malformed message is reported and dropped. No `vscode` and no DOM types here.
  */
 import * as z from 'zod/mini';
+import type { ParseResult } from './system/parseMessage';
+import { parseMessage } from './system/parseMessage';
 
 const str = z.string();
 const ms = z.number().check(z.nonnegative());
@@ -77,23 +79,9 @@ const hostToTrace = z.discriminatedUnion('type', [
 ]);
 export type HostToTrace = z.infer<typeof hostToTrace>;
 
-export type TraceParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
-function parseWith<T>(schema: z.ZodMiniType<T>, raw: unknown): TraceParseResult<T> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'message is not an object' };
-  const type: unknown = (raw as { type?: unknown }).type;
-  if (typeof type !== 'string') return { ok: false, error: 'message has no string "type"' };
-  const result = schema.safeParse(raw);
-  if (result.success) return { ok: true, value: result.data };
-  const issue = result.error.issues[0];
-  const label = type.slice(0, 60);
-  if (!issue || (issue.code === 'invalid_union' && issue.path.join('.') === 'type')) return { ok: false, error: `unknown message type "${label}"` };
-  const where = issue.path.length > 0 ? `${issue.path.map(String).join('.').slice(0, 80)}: ` : '';
-  return { ok: false, error: `"${label}" ${where}${issue.message.slice(0, 100)}` };
-}
-
-export const parseTraceMessage = (raw: unknown): TraceParseResult<TraceToHost> => parseWith(traceToHost, raw);
-export const parseHostTraceMessage = (raw: unknown): TraceParseResult<HostToTrace> => parseWith(hostToTrace, raw);
+export const parseTraceMessage = (raw: unknown): ParseResult<TraceToHost> => parseMessage(traceToHost, raw);
+export const parseHostTraceMessage = (raw: unknown): ParseResult<HostToTrace> => parseMessage(hostToTrace, raw);
 
 // ---------------------------------------------------------------- words for steps
 

@@ -1,14 +1,7 @@
-/** mulberry32: tiny, seedable, good enough to explore; a failing seed reproduces the sequence. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededRandom } from '../../bench/generateSkillTree';
+
+/** The benchmarks' seeded generator (mulberry32): a failing seed reproduces the sequence. */
+export const mulberry32: (seed: number) => () => number = seededRandom;
 
 export type Random = ReturnType<typeof mulberry32>;
 

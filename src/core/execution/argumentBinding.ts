@@ -2,6 +2,8 @@ import { closestNames } from '../text/closestNames';
 import { clipEnd, clipLine } from '../text/clip';
 import type { RunContextVariables } from './executionTypes';
 import type { SchemaIssue, SchemaValidator } from './schemaValidator';
+import type { ContextName } from '../skills/model/contextVariables';
+import { CONTEXT_NAMES, CONTEXT_LABELS, CONTEXT_BY_SPELLING, CONTEXT_DEFAULT, ENV_DEFAULT, isPlaceholder } from '../skills/model/contextVariables';
 
 /**
  * Binds a skill's arguments: explicit values, then context variables (and declared environment
@@ -31,21 +33,6 @@ export type BindingResult =
 
 export type Coercion = { ok: true; value: unknown } | { ok: false; error: string };
 
-const CONTEXT_NAMES = ['workspaceFolder', 'activeFile', 'selection', 'languageId', 'userLanguage', 'sessionId'] as const;
-type ContextName = (typeof CONTEXT_NAMES)[number];
-const CONTEXT_LABELS: Record<ContextName, string> = {
-  workspaceFolder: 'the workspace folder',
-  activeFile: 'the active file',
-  selection: 'the selection',
-  languageId: "the active file's language",
-  userLanguage: "the user's language",
-  sessionId: 'the session id',
-};
-const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const CONTEXT_BY_SPELLING = new Map<string, ContextName>(CONTEXT_NAMES.flatMap((name): [string, ContextName][] => [[name, name], [snakeCase(name), name]]));
-
-const CONTEXT_DEFAULT = /^\$\{context\.([^}]*)\}$/;
-const ENV_DEFAULT = /^\$\{env:([^}]*)\}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const MAX_VALUE_DEPTH = 64;
@@ -387,7 +374,6 @@ function safeDecode(text: string): string {
 
 const unescapePointer = (part: string): string => part.replace(/~1/g, '/').replace(/~0/g, '~');
 
-const isPlaceholder = (value: unknown): boolean => typeof value === 'string' && (CONTEXT_DEFAULT.test(value) || ENV_DEFAULT.test(value));
 
 // ---- Messages -----------------------------------------------------------------------------------
 

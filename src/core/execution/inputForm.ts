@@ -1,6 +1,8 @@
 import { clipLine } from '../text/clip';
 import { coerceValue } from './argumentBinding';
 import type { RunContextVariables } from './executionTypes';
+import type { ContextName } from '../skills/model/contextVariables';
+import { CONTEXT_LABELS, CONTEXT_BY_SPELLING, CONTEXT_DEFAULT, ENV_DEFAULT, isPlaceholder } from '../skills/model/contextVariables';
 
 /**
  * The Run Skill form as data: one field per `input_schema` property, in the order the form asks
@@ -58,20 +60,6 @@ export interface InputFormOptions {
   readonly maxFields?: number;
 }
 
-const CONTEXT_NAMES = ['workspaceFolder', 'activeFile', 'selection', 'languageId', 'userLanguage', 'sessionId'] as const;
-type ContextName = (typeof CONTEXT_NAMES)[number];
-const CONTEXT_LABELS: Record<ContextName, string> = {
-  workspaceFolder: 'the workspace folder',
-  activeFile: 'the active file',
-  selection: 'the selection',
-  languageId: "the active file's language",
-  userLanguage: "the user's language",
-  sessionId: 'the session id',
-};
-const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const CONTEXT_BY_SPELLING = new Map<string, ContextName>(CONTEXT_NAMES.flatMap((name): [string, ContextName][] => [[name, name], [snakeCase(name), name]]));
-const CONTEXT_DEFAULT = /^\$\{context\.([^}]*)\}$/;
-const ENV_DEFAULT = /^\$\{env:([^}]*)\}$/;
 
 /** The form for a skill's `input_schema`: required fields first, then optional ones, then those bound from context. */
 export function buildInputForm(inputSchema: unknown, options: InputFormOptions): InputForm {
@@ -440,7 +428,6 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-const isPlaceholder = (value: unknown): boolean => typeof value === 'string' && (CONTEXT_DEFAULT.test(value) || ENV_DEFAULT.test(value));
 
 function typesOf(schema: Record<string, unknown>): string[] {
   const type = schema['type'];

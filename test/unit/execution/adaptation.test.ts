@@ -3,8 +3,8 @@ import type { Proposal, TuningState } from '../../../src/core/execution/adaptati
 import { EMPTY_TUNING_STATE, applyProposals, effectiveValues, revertChange } from '../../../src/core/execution/adaptation';
 import type { AdaptationSpec } from '../../../src/core/execution/adaptationSpec';
 import { parseAdaptation } from '../../../src/core/execution/adaptationSpec';
-import type { Random } from './seededRandom';
-import { mulberry32, pick, randomInt } from './seededRandom';
+import type { Random } from '../seededRandom';
+import { mulberry32, pick, randomInt } from '../seededRandom';
 
 function specFrom(adaptation: Record<string, unknown>): AdaptationSpec {
   const names = Object.keys(adaptation['tunable_params'] as object);

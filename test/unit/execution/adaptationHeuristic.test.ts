@@ -9,7 +9,7 @@ import type { RunSummary } from '../../../src/core/execution/adaptationHeuristic
 import { heuristicProposals, parseScriptProposals, scriptInput } from '../../../src/core/execution/adaptationHeuristic';
 import type { AdaptationSpec } from '../../../src/core/execution/adaptationSpec';
 import { parseAdaptation } from '../../../src/core/execution/adaptationSpec';
-import { mulberry32, pick } from './seededRandom';
+import { mulberry32, pick } from '../seededRandom';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2025, 5, 1);

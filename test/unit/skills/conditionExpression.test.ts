@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { checkCondition, evaluateCondition, isTruthy, lookupPath } from '../../../src/core/skills/model/conditionExpression';
 import type { EvalResult } from '../../../src/core/skills/model/conditionExpression';
 import { parseCondition } from '../../../src/core/skills/model/conditionParser';
+import { mulberry32 } from '../seededRandom';
 
 const scope = {
   input: { x: 1, name: 'report', flag: true, off: false, zero: 0, empty: '', none: null, list: [], items: [1, 2], obj: { a: [1, { b: 'c' }] } },
@@ -415,20 +416,8 @@ describe('conditionExpression', () => {
       'alert(', '[', ']', '#', '\n', '🙂', 'a'.repeat(40),
     ];
 
-    /** A seeded generator, so a failure reproduces. */
-    function random(seed: number): () => number {
-      let state = seed >>> 0;
-      return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
-    }
-
     it('always returns a result or a message for random token soup, never throws', () => {
-      const next = random(20240611);
+      const next = mulberry32(20240611);
       let parsed = 0;
       let refused = 0;
       for (let round = 0; round < 4000; round += 1) {
@@ -455,7 +444,7 @@ describe('conditionExpression', () => {
     });
 
     it('agrees with itself on random well-formed conditions (not, and, or, ${})', () => {
-      const next = random(7);
+      const next = mulberry32(7);
       const atoms = ['input.x == 1', 'input.flag', 'input.off', 'input.missing', "input.name < 'z'", 'steps.fetch.output.count > 5', 'exists(input.none)', 'true', '0'];
       const build = (depth: number): string => {
         const pick = next();

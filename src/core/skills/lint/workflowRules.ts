@@ -1,6 +1,7 @@
 import * as semver from 'semver';
 import { isPlainObject } from '../model/skillParser';
 import { parseCondition } from '../model/conditionParser';
+import { CONTEXT_NAMES } from '../model/contextVariables';
 import type { LintFinding, SkillCall, TextRange } from '../model/skillTypes';
 import { finding } from '../model/lintRules';
 import type { RuleInput } from './ruleInput';
@@ -327,12 +328,9 @@ function findCycles(ctx: Located, edges: ReadonlyMap<string, ReadonlySet<string>
   return findings;
 }
 
-/** What `${context.x}` may name: the run's context variables (docs/execution.md). */
-export const CONTEXT_VARIABLES = ['workspaceFolder', 'activeFile', 'selection', 'languageId', 'userLanguage', 'sessionId'] as const;
-
 function contextProblem(whole: string, name: string): string | undefined {
-  if ((CONTEXT_VARIABLES as readonly string[]).includes(name)) return undefined;
-  return `${whole} names the context variable "${name}", which runs do not have; use one of ${CONTEXT_VARIABLES.join(', ')}.`;
+  if ((CONTEXT_NAMES as readonly string[]).includes(name)) return undefined;
+  return `${whole} names the context variable "${name}", which runs do not have; use one of ${CONTEXT_NAMES.join(', ')}.`;
 }
 
 /** The step's `if`: it must parse, and what it reads must exist (SW710, SW704); its step references are dependencies. */
