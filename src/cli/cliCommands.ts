@@ -53,6 +53,7 @@ async function openIndex(args: ParsedArgs, env: CliEnv, positionalRoots: boolean
 function skillJson(env: CliEnv, record: SkillRecord): Record<string, unknown> {
   return {
     name: record.name,
+    ...(record.version !== undefined ? { version: record.version } : {}),
     path: display(env, record.dir),
     category: record.category,
     scope: record.scope,
@@ -107,7 +108,7 @@ export async function listCommand(args: ParsedArgs, env: CliEnv): Promise<number
   for (const record of records) {
     const marks = [record.shadowedBy ? 'shadowed' : '', record.platformHidden ? 'other platform' : ''].filter(Boolean).join(', ');
     const where = record.category ? `${record.category}/` : '';
-    env.stdout(`${where}${record.name}  [${record.scope}]${marks ? ` (${marks})` : ''}\n    ${record.description.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+    env.stdout(`${where}${record.name}${record.version !== undefined ? ` ${record.version}` : ''}  [${record.scope}]${marks ? ` (${marks})` : ''}\n    ${record.description.replace(/\s+/g, ' ').slice(0, 160)}\n`);
   }
   env.stdout(`${records.length} skill(s)\n`);
   return 0;
