@@ -90,10 +90,11 @@ describe('the Memory tab in a real VS Code', () => {
     api.panel.receive({ type: 'memory/remove', target: 'memory', oldText: 'Build: make' });
     await until('the entry removed', () => fileText() === 'Tests need Docker running.\n');
     // The panel heard about each change.
-    const last = await until('a state with one entry', () => {
+    // States arrive after the file changes: wait for the one after the removal, not an earlier one-entry state.
+    const last = await until('a state with only the second entry', () => {
       const states = posted.filter((m): m is Extract<HostToWebview, { type: 'memory/state' }> => m.type === 'memory/state');
       const file = states.at(-1)?.memory.files.find((f) => f.target === 'memory');
-      return file?.entries.length === 1 && file;
+      return file?.entries.length === 1 && file.entries[0] === 'Tests need Docker running.' && file;
     });
     assert.deepEqual(last.entries, ['Tests need Docker running.']);
   });
