@@ -13,11 +13,13 @@ function skill(extra: Partial<ExecutableSkill> = {}): ExecutableSkill {
   return { name: 'batcher', dir: '/s', file: '/s/SKILL.md', kind: 'script', body: '', contentHash: 'x', entry: 'scripts/run.js', timeoutMs: 1000, maxRetries: 0, retryBackoffSeconds: 1, env: [], adaptation: ADAPTATION, inputSchema: SCHEMA, problems: [], ...extra };
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false): Promise<T> {
-  for (let i = 0; i < 500; i++) {
+/** Polls until the condition holds: a tuning change lands after a file write, which a busy machine delays. */
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 8_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     const value = probe();
     if (value) return value;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`timed out waiting for ${what}`);
 }
