@@ -2,7 +2,7 @@
 // builds the bundles once, side by side, then runs the suites on what was built: the unit and then
 // the integration suite in one lane, the e2e suite in two more (two mocha processes, each with its
 // own Chromium and code-servers). `node scripts/test.mjs unit|integration|e2e` (npm run test:unit,
-// …) runs one suite, preparing only what it needs. SKILLWRIGHT_SERIAL=1 runs one thing at a time.
+// …) runs one suite, preparing only what it needs. SKILLWRIGHT_SERIAL=1 (and CI=true) runs one thing at a time.
 //
 // Why lanes: a suite spends much of its time waiting (a window loading, a watcher's debounce, a
 // poll); alone, the e2e suite keeps about one of two cores busy. Each suite has its own processes,
@@ -21,7 +21,10 @@ import { compile } from './compile.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
 const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
-const serial = process.env.SKILLWRIGHT_SERIAL === '1';
+// CI (CI=true, set by .ci/run) runs one thing at a time: on its two cores the side-by-side lanes
+// starve the timing-sensitive workbench tests, and a green run matters more there than minutes.
+// SKILLWRIGHT_SERIAL=0 keeps the lanes in CI; =1 asks for one at a time anywhere.
+const serial = process.env.SKILLWRIGHT_SERIAL === '1' || (process.env.CI === 'true' && process.env.SKILLWRIGHT_SERIAL !== '0');
 const timings = [];
 
 /**
