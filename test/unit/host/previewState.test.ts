@@ -5,7 +5,7 @@ import type { SkillPreview } from '../../../src/shared/protocol';
 import { stateAfter, stateOnLoad } from '../../../src/webview/preview/previewState';
 
 describe('restorableFile (the SKILL.md a restored preview shows)', () => {
-  const file = path.resolve('/work/skills/ops/count-files/SKILL.md');
+  const file = path.resolve('/projects/skills/ops/count-files/SKILL.md');
 
   it('takes the absolute SKILL.md path the webview kept, with or without its last model', () => {
     assert.equal(restorableFile({ file }), file);
@@ -14,13 +14,13 @@ describe('restorableFile (the SKILL.md a restored preview shows)', () => {
   });
 
   it('refuses states that name no SKILL.md: nothing set, an older shape, other files, relative paths', () => {
-    for (const state of [undefined, null, 'SKILL.md', {}, { preview: { file } }, { file: 7 }, { file: '' }, { file: 'ops/count-files/SKILL.md' }, { file: path.resolve('/work/README.md') }, { file: `/${'a/'.repeat(3_000)}SKILL.md` }]) {
+    for (const state of [undefined, null, 'SKILL.md', {}, { preview: { file } }, { file: 7 }, { file: '' }, { file: 'ops/count-files/SKILL.md' }, { file: path.resolve('/projects/README.md') }, { file: `/${'a/'.repeat(3_000)}SKILL.md` }]) {
       assert.equal(restorableFile(state), undefined, JSON.stringify(state));
     }
   });
 
   it('reads what the preview webview keeps: from its first load, through updates and errors, and after a reload', () => {
-    const other = path.resolve('/work/skills/release/prepare-release/SKILL.md');
+    const other = path.resolve('/projects/skills/release/prepare-release/SKILL.md');
     const model = (at: string) => ({ file: at, card: { name: path.basename(path.dirname(at)) } }) as unknown as SkillPreview;
     // First load: no saved state, the page names the file. Restorable before any model arrived.
     const first = stateOnLoad(undefined, file);
