@@ -291,8 +291,8 @@ function extraSchemaOf(shape: Shape, name: string): unknown {
   return shape.additional === false ? false : shape.additional;
 }
 
-/** Follows local `$ref`s ("#", "#/definitions/x"); anything else stays as written. */
-function resolveLocal(schemaIn: unknown, root: unknown): unknown {
+/** Follows local `$ref`s ("#", "#/definitions/x"); anything else stays as written. The Run Skill form reads schemas the same way. */
+export function resolveLocal(schemaIn: unknown, root: unknown): unknown {
   let schema = schemaIn;
   for (let hop = 0; hop < MAX_REF_HOPS && isRecord(schema) && typeof schema['$ref'] === 'string'; hop++) {
     const ref = schema['$ref'];

@@ -1,5 +1,5 @@
 import { clipLine } from '../text/clip';
-import { coerceValue } from './argumentBinding';
+import { coerceValue, resolveLocal } from './argumentBinding';
 import type { RunContextVariables } from './executionTypes';
 import type { ContextName } from '../skills/model/contextVariables';
 import { CONTEXT_LABELS, CONTEXT_BY_SPELLING, CONTEXT_DEFAULT, ENV_DEFAULT, isPlaceholder } from '../skills/model/contextVariables';
@@ -17,7 +17,6 @@ export const MAX_FORM_FIELDS = 50;
 /** Context values longer than this (or with line breaks) are named in the placeholder, not put in the box. */
 const MAX_PREFILL_CHARS = 500;
 const MAX_DESCRIPTION_CHARS = 300;
-const MAX_REF_HOPS = 32;
 
 export type FieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'enum' | 'json';
 export type FieldSource = 'context' | 'tuned' | 'default';
@@ -64,7 +63,7 @@ export interface InputFormOptions {
 /** The form for a skill's `input_schema`: required fields first, then optional ones, then those bound from context. */
 export function buildInputForm(inputSchema: unknown, options: InputFormOptions): InputForm {
   if (inputSchema === undefined || inputSchema === null) return { fields: [], notes: [] };
-  const root = resolveRef(inputSchema, inputSchema);
+  const root = resolveLocal(inputSchema, inputSchema);
   if (typeof root === 'boolean') return { fields: [], notes: [] };
   if (!isRecord(root)) return { fields: [], notes: [], error: 'input_schema is not a JSON Schema object; write it as {"type": "object", "properties": {…}}.' };
   const types = typesOf(root);
@@ -77,7 +76,7 @@ export function buildInputForm(inputSchema: unknown, options: InputFormOptions):
   const never: string[] = [];
   const fields: FormField[] = [];
   for (const [name, own] of Object.entries(properties)) {
-    if (resolveRef(own, inputSchema) === false) {
+    if (resolveLocal(own, inputSchema) === false) {
       never.push(name);
       continue;
     }
@@ -101,7 +100,7 @@ export function buildInputForm(inputSchema: unknown, options: InputFormOptions):
 }
 
 function fieldOf(name: string, own: unknown, required: boolean, root: unknown, options: InputFormOptions): FormField {
-  const schema = resolveRef(own, root);
+  const schema = resolveLocal(own, root);
   const title = keywordOf(own, 'title', root);
   const described = keywordOf(own, 'description', root);
   const description = typeof described === 'string' && described.trim() !== '' ? clipLine(described, MAX_DESCRIPTION_CHARS) : undefined;
@@ -435,27 +434,10 @@ function typesOf(schema: Record<string, unknown>): string[] {
   return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
 }
 
-/** Follows local `$ref`s ("#", "#/definitions/x"); anything else stays as written. */
-function resolveRef(schemaIn: unknown, root: unknown): unknown {
-  let schema = schemaIn;
-  for (let hop = 0; hop < MAX_REF_HOPS && isRecord(schema) && typeof schema['$ref'] === 'string'; hop++) {
-    const ref = schema['$ref'];
-    if (ref !== '#' && !ref.startsWith('#/')) return schema;
-    let target: unknown = root;
-    for (const raw of ref === '#' ? [] : ref.slice(2).split('/')) {
-      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isRecord(target) && Object.hasOwn(target, key) ? target[key] : undefined;
-    }
-    if (target === undefined) return schema;
-    schema = target;
-  }
-  return schema;
-}
-
 /** A keyword written beside a `$ref` wins over the referenced schema's, as in binding. */
 function keywordOf(schema: unknown, keyword: string, root: unknown): unknown {
   if (isRecord(schema) && Object.hasOwn(schema, keyword)) return schema[keyword];
-  const target = resolveRef(schema, root);
+  const target = resolveLocal(schema, root);
   return isRecord(target) && target !== schema && Object.hasOwn(target, keyword) ? target[keyword] : undefined;
 }
 
