@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
 import { PREVIEW_VIEW_TYPE } from '../../src/host/preview/skillPreviewPanel';
-import { parseHostPreviewMessage } from '../../src/shared/protocol';
+import { parseHostPreviewMessage } from '../../src/shared/previewProtocol';
 import { until } from '../harness/until';
 import { publishFigure } from './index';
 

@@ -8,7 +8,7 @@ import { declaredSkills, healthOf } from '../../core/skills/index/skillHealth';
 import type { SkillUsageEntry } from '../../core/skills/index/skillUsage';
 import { calledSkills, undeclaredCalls } from '../../core/skills/index/skillUsage';
 import { clipLine } from '../../core/text/clip';
-import type { SkillRuntimeView } from '../../shared/protocol';
+import type { SkillRuntimeView } from '../../shared/previewProtocol';
 
 /**
  * The preview's "what running it has shown" part, built from the usage statistics, the trace files

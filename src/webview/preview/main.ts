@@ -1,5 +1,6 @@
-import type { HostToPreview, PreviewToHost } from '../../shared/protocol';
-import { assertNever, parseHostPreviewMessage } from '../../shared/protocol';
+import type { HostToPreview, PreviewToHost } from '../../shared/previewProtocol';
+import { assertNever } from '../../shared/protocol';
+import { parseHostPreviewMessage } from '../../shared/previewProtocol';
 import { getVsCodeApi } from '../vscodeApi';
 import type { PreviewState } from './previewState';
 import { stateAfter, stateOnLoad } from './previewState';

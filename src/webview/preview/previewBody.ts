@@ -1,4 +1,4 @@
-import type { PreviewToHost, SkillPreview } from '../../shared/protocol';
+import type { PreviewToHost, SkillPreview } from '../../shared/previewProtocol';
 import { el } from '../dom';
 import { interceptLinks, renderMarkdown } from '../markdown';
 import type { PreviewFinding } from './findingList';

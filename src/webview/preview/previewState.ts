@@ -1,5 +1,5 @@
-import type { HostToPreview, SkillPreview } from '../../shared/protocol';
-import { parseHostPreviewMessage } from '../../shared/protocol';
+import type { HostToPreview, SkillPreview } from '../../shared/previewProtocol';
+import { parseHostPreviewMessage } from '../../shared/previewProtocol';
 
 /**
  * What the preview keeps with setState. VS Code keeps it across a rebuild of a hidden webview and a

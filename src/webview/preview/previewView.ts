@@ -1,4 +1,4 @@
-import type { PreviewToHost, SkillPreview } from '../../shared/protocol';
+import type { PreviewToHost, SkillPreview } from '../../shared/previewProtocol';
 import { el } from '../dom';
 import { renderFileTree } from './fileTree';
 import { findingList, findingSummary } from './findingList';

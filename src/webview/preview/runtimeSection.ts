@@ -1,4 +1,4 @@
-import type { PreviewToHost, SkillRuntimeView } from '../../shared/protocol';
+import type { PreviewToHost, SkillRuntimeView } from '../../shared/previewProtocol';
 import { el } from '../dom';
 import { relativeTime } from '../relativeTime';
 

@@ -1,4 +1,4 @@
-import type { WorkflowStepView } from '../../shared/protocol';
+import type { WorkflowStepView } from '../../shared/previewProtocol';
 import { el } from '../dom';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -14,8 +14,8 @@ import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import { MemoryTextStore } from '../../../src/core/base/textStore';
 import { SkillUsage } from '../../../src/core/skills/index/skillUsage';
 import { buildPreviewRuntime, LAST_RUNS, loadPreviewRuntime, MAX_LISTED_CHANGES, showsRuntime } from '../../../src/host/preview/previewRuntime';
-import type { SkillPreview } from '../../../src/shared/protocol';
-import { parseHostPreviewMessage, parsePreviewMessage } from '../../../src/shared/protocol';
+import type { SkillPreview } from '../../../src/shared/previewProtocol';
+import { parseHostPreviewMessage, parsePreviewMessage } from '../../../src/shared/previewProtocol';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 

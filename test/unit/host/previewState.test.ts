@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { restorableFile } from '../../../src/host/preview/previewState';
-import type { SkillPreview } from '../../../src/shared/protocol';
+import type { SkillPreview } from '../../../src/shared/previewProtocol';
 import { stateAfter, stateOnLoad } from '../../../src/webview/preview/previewState';
 
 describe('restorableFile (the SKILL.md a restored preview shows)', () => {

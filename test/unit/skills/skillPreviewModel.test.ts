@@ -9,7 +9,7 @@ import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
 import { parseSkillText } from '../../../src/core/skills/model/skillParser';
 import type { PreviewEnvironment, PreviewResult, SkillPreviewModel } from '../../../src/core/skills/preview/skillPreviewModel';
 import { MAX_PREVIEW_BODY_CHARS, MAX_PREVIEW_FINDINGS, buildSkillPreview } from '../../../src/core/skills/preview/skillPreviewModel';
-import { parseHostPreviewMessage } from '../../../src/shared/protocol';
+import { parseHostPreviewMessage } from '../../../src/shared/previewProtocol';
 import { makeSampleWorkspace, removeWorkspace } from '../../harness/sampleWorkspace';
 import { repoRoot } from '../../repoRoot';
 
