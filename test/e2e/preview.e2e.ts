@@ -83,8 +83,13 @@ workflow:
 | cell |
 `;
 
-/** Opens a workspace file through Quick Open, the way a keyboard user would. */
+/**
+ * Opens a workspace file through Quick Open, the way a keyboard user would, in the first editor
+ * group: Quick Open uses the active group, and after a click in the preview that is the preview's
+ * own group, where the file would cover the preview instead of sitting beside it.
+ */
 async function openFile(page: Page, query: string): Promise<void> {
+  await page.keyboard.press('Control+1');
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
@@ -99,8 +104,24 @@ async function openFile(page: Page, query: string): Promise<void> {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
+/** The heading the preview shows now, or '' (without waiting: a frame that has none answers at once). */
 async function previewHeading(frame: Frame): Promise<string> {
-  return (await frame.locator('.preview-header h1').innerText().catch(() => '')).trim();
+  const heading = frame.locator('.preview-header h1');
+  if ((await heading.count().catch(() => 0)) === 0) return '';
+  return (await heading.first().innerText({ timeout: 1_000 }).catch(() => '')).trim();
+}
+
+/**
+ * The preview's frame once it shows `name`. Looked up afresh each time: VS Code rebuilds a webview
+ * that was hidden for a moment (this one keeps no context when hidden), and the old frame stays blank.
+ */
+async function previewShowing(page: Page, name: string): Promise<Frame> {
+  return until(`the preview to show ${name}`, async () => {
+    for (const frame of page.frames()) {
+      if ((await previewHeading(frame)) === name) return frame;
+    }
+    return undefined;
+  });
 }
 
 /** A sample workspace with the workflow and payload skills added. */
@@ -195,7 +216,7 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
 
   it('draws a Level 1 workflow and marks the step with an unknown skill', async () => {
     await openFile(bench.page, 'ship-release/SKILL.md');
-    await until('the preview to follow the active SKILL.md', async () => (await previewHeading(preview)) === 'ship-release');
+    preview = await previewShowing(bench.page, 'ship-release');
     const diagram = preview.getByRole('img', { name: /Workflow diagram: 4 steps, 1 with an unknown skill/ });
     await diagram.waitFor();
     assert.equal(await preview.locator('svg.workflow-diagram g.step').count(), 4);
@@ -215,7 +236,7 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
 
   it('renders hostile skill text as text: nothing runs, nothing loads, links are checked by the host', async () => {
     await openFile(bench.page, 'payload-skill/SKILL.md');
-    await until('the payload preview', async () => (await previewHeading(preview)) === 'payload-skill');
+    preview = await previewShowing(bench.page, 'payload-skill');
     await preview.getByRole('heading', { name: 'Payloads' }).waitFor();
     const body = await preview.locator('.markdown-body').innerText();
     assert.match(body, /<script>window\.__pwned = 'script'<\/script>/, 'raw HTML is shown as text');
