@@ -149,7 +149,11 @@ export function browserSkills(inputs: BrowserListInputs): BrowserSkill[] {
 }
 
 function hasHistory(usage: SkillUsageEntry): boolean {
-  return usage.runs > 0 || usage.views > 0 || usage.lastUsed !== undefined || (usage.thumbsUp ?? 0) > 0 || (usage.thumbsDown ?? 0) > 0 || usage.createdBy !== undefined;
+  return (
+    usage.runs > 0 || usage.views > 0 || usage.lastUsed !== undefined || (usage.thumbsUp ?? 0) > 0 || (usage.thumbsDown ?? 0) > 0 || usage.createdBy !== undefined ||
+    // A skill suggested but never loaded is exactly the one whose triggering needs a look.
+    (usage.suggested ?? 0) > 0 || (usage.loadedTurns ?? 0) > 0 || usage.triggerTest !== undefined
+  );
 }
 
 export function browserArchivedSkills(archived: readonly ArchivedSkill[]): BrowserArchivedSkill[] {

@@ -1,5 +1,5 @@
 import { workflowGraph } from '../model/workflowGraph';
-import type { SkillFailure, SkillUsageEntry } from './skillUsage';
+import type { SkillFailure, SkillUsageEntry, TriggerTestRecord } from './skillUsage';
 import { calledSkills, medianLatencyMs, undeclaredCalls } from './skillUsage';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,6 +34,11 @@ export interface SkillHealth {
   readonly archivable: boolean;
   /** The order of "by usefulness" (higher first); 0 for a skill never used. */
   readonly usefulness: number;
+  /** Chat turns that suggested it, and that loaded it. */
+  readonly suggested: number;
+  readonly loadedTurns: number;
+  /** The latest Test Triggering result, when there is one. */
+  readonly triggerTest?: TriggerTestRecord;
   /** One line for people; `''` when there is nothing to say (no runs, ratings or staleness). */
   readonly line: string;
 }
@@ -64,6 +69,10 @@ export function healthOf(usage: SkillUsageEntry, now: number, options: HealthOpt
   if (usage.lastFailure) parts.push(`last failure ${ago(now - usage.lastFailure.at)}: "${usage.lastFailure.message}"`);
   if (drift > 0) parts.push(`${drift} drift`);
   if (thumbsUp > 0 || thumbsDown > 0) parts.push(`rated ${thumbsUp} up, ${thumbsDown} down`);
+  const suggested = usage.suggested ?? 0;
+  const loadedTurns = usage.loadedTurns ?? 0;
+  if (suggested > 0 || loadedTurns > 0) parts.push(`suggested ${times(suggested)}, loaded ${times(loadedTurns)}`);
+  if (usage.triggerTest) parts.push(`trigger test ${usage.triggerTest.loaded}/${usage.triggerTest.runs}`);
   for (const name of undeclared.slice(0, 3)) parts.push(`calls \`${name}\`, not declared`);
   if (undeclared.length > 3) parts.push(`${undeclared.length - 3} more undeclared calls`);
   if (stale && idleDays !== undefined) parts.push(`stale: unused for ${idleDays} days`);
@@ -80,6 +89,9 @@ export function healthOf(usage: SkillUsageEntry, now: number, options: HealthOpt
     stale,
     archivable,
     usefulness: usefulness(usage),
+    suggested,
+    loadedTurns,
+    ...(usage.triggerTest ? { triggerTest: usage.triggerTest } : {}),
     line: parts.join(' · '),
   };
 }
@@ -114,6 +126,19 @@ export function declaredSkills(frontmatter: Readonly<Record<string, unknown>>): 
   }
   return [...names];
 }
+
+/**
+ * The preview's line about the latest trigger test: "Triggering: 5/6 runs loaded it, 2 days ago",
+ * and a word when the SKILL.md changed since (its content hash differs), so an old figure is not
+ * taken for the current text's.
+ */
+export function triggerTestLine(test: TriggerTestRecord, now: number, currentHash?: string): string {
+  const rate = test.runs > 0 ? `${test.loaded}/${test.runs} ${test.runs === 1 ? 'run' : 'runs'} loaded it` : 'no run got an answer';
+  const stale = currentHash !== undefined && currentHash !== test.contentHash ? ' (SKILL.md changed since: test again)' : '';
+  return `Triggering: ${rate}, ${ago(now - test.at)}${stale}`;
+}
+
+const times = (count: number): string => `${count.toLocaleString('en-US')}×`;
 
 function duration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)} ms`;

@@ -50,12 +50,56 @@ export interface SkillUsageEntry {
   readonly createdAt?: number;
   /** Last restored from the archive: an old skill brought back is not stale at once. */
   readonly restoredAt?: number;
+  /** Chat turns whose per-turn suggestions named the skill. */
+  readonly suggested?: number;
+  /** Chat turns that loaded it (skill_view), counted once per turn however many files were viewed. */
+  readonly loadedTurns?: number;
+  /** Of those, turns in which it had been suggested: how often a suggestion led to a load. */
+  readonly loadedWhenSuggested?: number;
+  /** Chat turns that ran it (skill_run). */
+  readonly ranTurns?: number;
+  /** The latest Test Triggering result (see core/agent/triggerTest.ts). */
+  readonly triggerTest?: TriggerTestRecord;
+}
+
+/** One query of a kept trigger test. */
+export interface TriggerQueryRecord {
+  /** At most MAX_TRIGGER_QUERY_CHARS. */
+  readonly query: string;
+  readonly runs: number;
+  readonly loaded: number;
+  /** Runs that loaded other skills instead, by name (at most MAX_TRIGGER_OTHERS). */
+  readonly others: readonly { readonly name: string; readonly runs: number }[];
+}
+
+/** What Test Triggering keeps with the skill's health: enough for the preview's line and its table. */
+export interface TriggerTestRecord {
+  readonly at: number;
+  /** SHA-256 (hex, first 16 characters) of the SKILL.md tested: a later edit makes the result outdated. */
+  readonly contentHash: string;
+  readonly model: string;
+  /** Runs that got an answer (model failures are not counted). */
+  readonly runs: number;
+  readonly loaded: number;
+  readonly queries: readonly TriggerQueryRecord[];
+}
+
+/** Which skills one chat turn touched: what the lead's turn recording reports (see turnTriggers.ts). */
+export interface TurnTriggers {
+  readonly suggested: readonly string[];
+  readonly loaded: readonly string[];
+  readonly run: readonly string[];
 }
 
 export const MAX_LATENCY_SAMPLES = 50;
 export const MAX_CALL_RUNS = 20;
 export const MAX_CALLED_PER_RUN = 50;
 export const MAX_FAILURE_CHARS = 300;
+export const MAX_TRIGGER_QUERIES = 30;
+export const MAX_TRIGGER_QUERY_CHARS = 300;
+export const MAX_TRIGGER_OTHERS = 5;
+/** More names than this in one turn is not a turn a person had: the rest is ignored. */
+const MAX_TURN_NAMES = 50;
 
 const EMPTY: SkillUsageEntry = { views: 0, runs: 0, edits: 0, successes: 0, failures: 0, totalLatencyMs: 0 };
 const SAVE_DELAY_MS = 2_000;
@@ -176,6 +220,33 @@ export class SkillUsage {
     this.update(name, (entry) => (rating === 1 ? { ...entry, thumbsUp: (entry.thumbsUp ?? 0) + 1 } : { ...entry, thumbsDown: (entry.thumbsDown ?? 0) + 1 }));
   }
 
+  /**
+   * One chat turn: the skills suggested with the message, loaded and run. Not a use (the time of
+   * last use is skill_view's and skill_run's to set); counts once per skill per turn.
+   */
+  recordTurn(turn: TurnTriggers): void {
+    const clean = (names: readonly string[]) => new Set(names.filter((name) => typeof name === 'string' && name.trim() !== '').slice(0, MAX_TURN_NAMES).map((name) => clipLine(name.trim(), 200)));
+    const suggested = clean(turn.suggested);
+    const loaded = clean(turn.loaded);
+    const ran = clean(turn.run);
+    for (const name of new Set([...suggested, ...loaded, ...ran])) {
+      this.update(name, (entry) => ({
+        ...entry,
+        ...(suggested.has(name) ? { suggested: (entry.suggested ?? 0) + 1 } : {}),
+        ...(loaded.has(name) ? { loadedTurns: (entry.loadedTurns ?? 0) + 1 } : {}),
+        ...(loaded.has(name) && suggested.has(name) ? { loadedWhenSuggested: (entry.loadedWhenSuggested ?? 0) + 1 } : {}),
+        ...(ran.has(name) ? { ranTurns: (entry.ranTurns ?? 0) + 1 } : {}),
+      }));
+    }
+  }
+
+  /** Keeps the latest trigger test of a skill (replacing the one before); not a use either. */
+  recordTriggerTest(name: string, test: TriggerTestRecord): void {
+    const clean = sanitizeTriggerTest(test);
+    if (!clean) return;
+    this.update(name, (entry) => ({ ...entry, triggerTest: clean }));
+  }
+
   /** Who created the skill; `record(name, 'create')` marks the assistant's own. */
   markCreated(name: string, by: SkillCreator): void {
     this.update(name, (entry) => ({ ...entry, createdBy: by, createdAt: this.now() }));
@@ -220,7 +291,10 @@ export class SkillUsage {
   }
 }
 
-const COUNTS = ['views', 'runs', 'edits', 'successes', 'failures', 'totalLatencyMs', 'lastUsed', 'drift', 'thumbsUp', 'thumbsDown', 'createdAt', 'restoredAt'] as const;
+const COUNTS = [
+  'views', 'runs', 'edits', 'successes', 'failures', 'totalLatencyMs', 'lastUsed', 'drift', 'thumbsUp', 'thumbsDown', 'createdAt', 'restoredAt',
+  'suggested', 'loadedTurns', 'loadedWhenSuggested', 'ranTurns',
+] as const;
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -247,5 +321,34 @@ function sanitize(input: unknown): SkillUsageEntry {
     if (calls.length > 0) out['calls'] = calls;
   }
   if (raw['createdBy'] === 'agent' || raw['createdBy'] === 'user') out['createdBy'] = raw['createdBy'];
+  const test = sanitizeTriggerTest(raw['triggerTest']);
+  if (test) out['triggerTest'] = test;
   return out as unknown as SkillUsageEntry;
+}
+
+/** A trigger test as far as it makes sense (loaded never above runs); undefined when it is not one at all. */
+function sanitizeTriggerTest(input: unknown): TriggerTestRecord | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const raw = input as Record<string, unknown>;
+  if (!isCount(raw['at']) || typeof raw['contentHash'] !== 'string' || !isCount(raw['runs']) || !isCount(raw['loaded'])) return undefined;
+  const queries: TriggerQueryRecord[] = [];
+  for (const item of Array.isArray(raw['queries']) ? raw['queries'].slice(0, MAX_TRIGGER_QUERIES) : []) {
+    const query = item as Record<string, unknown> | null;
+    if (!query || typeof query['query'] !== 'string' || !isCount(query['runs']) || !isCount(query['loaded'])) continue;
+    const others = (Array.isArray(query['others']) ? query['others'] : [])
+      .filter((other): other is { name: string; runs: number } => typeof other === 'object' && other !== null && typeof (other as { name?: unknown }).name === 'string' && isCount((other as { runs?: unknown }).runs))
+      .slice(0, MAX_TRIGGER_OTHERS)
+      .map((other) => ({ name: clipLine(other.name, 200), runs: Math.floor(other.runs) }));
+    const runs = Math.floor(query['runs']);
+    queries.push({ query: clipLine(query['query'], MAX_TRIGGER_QUERY_CHARS), runs, loaded: Math.min(runs, Math.floor(query['loaded'])), others });
+  }
+  const runs = Math.floor(raw['runs']);
+  return {
+    at: raw['at'],
+    contentHash: clipLine(raw['contentHash'], 64),
+    model: typeof raw['model'] === 'string' ? clipLine(raw['model'], 200) : '',
+    runs,
+    loaded: Math.min(runs, Math.floor(raw['loaded'])),
+    queries,
+  };
 }
