@@ -1,6 +1,8 @@
 import type { AgentTool, ApprovalGate } from '../toolkit/agentTool';
 import type { ChatMessage, ChatModel, ToolCall, TokenUsage } from '../llm/chatTypes';
 import { ModelError } from '../llm/chatTypes';
+import type { CompactionInfo } from './compactionInfo';
+import type { ContextUsage } from './contextUsage';
 
 export type TurnEndReason = 'stop' | 'max_steps' | 'aborted' | 'error';
 
@@ -18,7 +20,35 @@ export type AgentEvent =
     }
   | { readonly type: 'approval'; readonly call: ToolCall; readonly summary: string }
   | { readonly type: 'usage'; readonly usage: TokenUsage; readonly step: number }
+  /** Before each model request: what it costs against the window. */
+  | { readonly type: 'context'; readonly usage: ContextUsage }
+  | { readonly type: 'compaction_start'; readonly reason: CompactionInfo['reason'] }
+  | { readonly type: 'compaction'; readonly compaction: CompactionInfo }
   | { readonly type: 'turn_done'; readonly reason: TurnEndReason; readonly error?: ModelError };
+
+/** What a compaction did to the history handed to it. */
+export type CompactOutcome =
+  | { readonly kind: 'compacted'; readonly messages: readonly ChatMessage[] }
+  /** Nothing older than the kept turns: the request goes out as it is (the server judges). */
+  | { readonly kind: 'unchanged'; readonly reason: string }
+  /** Summarising failed or was stopped: the turn ends with this error, the history untouched. */
+  | { readonly kind: 'failed'; readonly error: ModelError };
+
+/**
+ * Keeps a turn's requests inside the model's context window (AgentSession provides it). The loop
+ * calls it only at the top of a step, when every tool call so far has its result: a compaction
+ * can never separate a call from its result or run while a tool is running.
+ */
+export interface TurnContext {
+  measure(messages: readonly ChatMessage[]): ContextUsage;
+  compact(
+    messages: readonly ChatMessage[],
+    reason: 'threshold' | 'server',
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+    cause?: ModelError,
+  ): Promise<CompactOutcome>;
+}
 
 export interface AgentTurnOptions {
   readonly model: ChatModel;
@@ -36,6 +66,8 @@ export interface AgentTurnOptions {
   readonly defaultToolTimeoutMs?: number;
   /** Identifies this turn to tools; generated when absent. */
   readonly turnId?: string;
+  /** Measuring and compaction before each request; without it requests go out as they are. */
+  readonly context?: TurnContext;
 }
 
 export interface AgentTurnResult {
@@ -127,24 +159,53 @@ export async function runAgentTurn(options: AgentTurnOptions): Promise<AgentTurn
     return { added, reason, toolCalls, ...(error ? { error } : {}) };
   };
 
+  const context = options.context;
+  const replaceHistory = (messages: readonly ChatMessage[]) => {
+    history.length = 0;
+    history.push(...messages);
+    if (context) emit({ type: 'context', usage: context.measure(history) });
+  };
+  const failed = (error: ModelError) => (signal.aborted || error.kind === 'aborted' ? finish('aborted') : finish('error', error));
+
   for (let step = 0; step < maxSteps; step += 1) {
+    if (context) {
+      const usage = context.measure(history);
+      emit({ type: 'context', usage });
+      if (usage.total > usage.threshold) {
+        const outcome = await context.compact(history, 'threshold', signal, emit);
+        if (outcome.kind === 'failed') return failed(outcome.error);
+        if (outcome.kind === 'compacted') replaceHistory(outcome.messages);
+      }
+    }
     let text = '';
     const calls: ToolCall[] = [];
-    try {
-      for await (const event of model.stream({ messages: history, tools: specs, signal })) {
-        if (event.type === 'text') {
-          text += event.delta;
-          emit(event);
-        } else if (event.type === 'tool_call') {
-          calls.push(event.call);
-        } else if (event.type === 'usage') {
-          emit({ type: 'usage', usage: event.usage, step });
+    // The server is the final judge of size: its context-length error earns one compaction and one retry.
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        for await (const event of model.stream({ messages: history, tools: specs, signal })) {
+          if (event.type === 'text') {
+            text += event.delta;
+            emit(event);
+          } else if (event.type === 'tool_call') {
+            calls.push(event.call);
+          } else if (event.type === 'usage') {
+            emit({ type: 'usage', usage: event.usage, step });
+          }
         }
+        break;
+      } catch (error) {
+        const modelError = error instanceof ModelError ? error : new ModelError('unknown', describe(error), 'Try again; the log has details.');
+        if (context && attempt === 0 && modelError.kind === 'context_length' && text === '' && calls.length === 0 && !signal.aborted) {
+          const outcome = await context.compact(history, 'server', signal, emit, modelError);
+          if (outcome.kind === 'compacted') {
+            replaceHistory(outcome.messages);
+            continue;
+          }
+          if (outcome.kind === 'failed') return failed(outcome.error);
+        }
+        if (text) add({ role: 'assistant', content: text });
+        return failed(modelError);
       }
-    } catch (error) {
-      if (text) add({ role: 'assistant', content: text });
-      const modelError = error instanceof ModelError ? error : new ModelError('unknown', describe(error), 'Try again; the log has details.');
-      return signal.aborted || modelError.kind === 'aborted' ? finish('aborted') : finish('error', modelError);
     }
     if (signal.aborted) {
       if (text) add({ role: 'assistant', content: text });

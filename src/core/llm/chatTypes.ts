@@ -64,6 +64,8 @@ export type ModelErrorKind =
   | 'timeout'
   | 'no_choices'
   | 'bad_request'
+  /** The prompt is longer than the model's context window (the agent compacts and retries once). */
+  | 'context_length'
   | 'aborted'
   | 'unknown';
 

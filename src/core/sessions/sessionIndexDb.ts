@@ -329,6 +329,7 @@ export class SessionIndexDb {
         row.title = record.title;
         return 0;
       case 'usage':
+      case 'compaction':
         return 0;
       case 'message': {
         const ordinal = row.messages++;

@@ -7,7 +7,7 @@ import type { FileSystemPort } from '../base/fileSystemPort';
 import { Emitter } from '../base/emitter';
 import type { Logger } from '../base/logger';
 import { nullLogger } from '../base/logger';
-import type { SessionHeaderRecord, SessionMessageRecord, SessionRecord, SessionUsageRecord, SkippedLine } from './sessionRecords';
+import type { SessionCompactionRecord, SessionHeaderRecord, SessionMessageRecord, SessionRecord, SessionUsageRecord, SkippedLine } from './sessionRecords';
 import { parseSessionLines, SESSION_FORMAT_VERSION } from './sessionRecords';
 import type { AppendPort, SessionAppendEvent } from './sessionWriter';
 import { SessionWriter } from './sessionWriter';
@@ -24,6 +24,14 @@ export interface SessionData {
   readonly updated?: string;
   /** Lines that were not records: a torn last line after a crash, or damage. */
   readonly skippedLines: number;
+  /** Compactions in file order, each with how many messages came before it (compactedHistory.ts reads them). */
+  readonly compactions?: readonly SessionCompactionEntry[];
+}
+
+export interface SessionCompactionEntry {
+  readonly record: SessionCompactionRecord;
+  /** Message records before this one in the file. */
+  readonly messagesBefore: number;
 }
 
 export function sessionFromRecords(id: string, records: readonly SessionRecord[], skippedLines = 0): SessionData {
@@ -32,6 +40,7 @@ export function sessionFromRecords(id: string, records: readonly SessionRecord[]
   let updated: string | undefined;
   const messages: SessionMessageRecord[] = [];
   const usage: SessionUsageRecord[] = [];
+  const compactions: SessionCompactionEntry[] = [];
   for (const record of records) {
     switch (record.type) {
       case 'session':
@@ -48,6 +57,9 @@ export function sessionFromRecords(id: string, records: readonly SessionRecord[]
       case 'title':
         title = record.title;
         break;
+      case 'compaction':
+        compactions.push({ record, messagesBefore: messages.length });
+        break;
     }
     updated = record.at;
   }
@@ -57,6 +69,7 @@ export function sessionFromRecords(id: string, records: readonly SessionRecord[]
     messages,
     usage,
     skippedLines,
+    ...(compactions.length > 0 ? { compactions } : {}),
     ...(header ? { header } : {}),
     ...(title !== undefined ? { title } : {}),
     ...(created !== undefined ? { created } : {}),

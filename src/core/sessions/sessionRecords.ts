@@ -76,13 +76,40 @@ const titleSchema = z.object({
   source: lenient(z.enum(TITLE_SOURCES)),
 });
 
-const recordSchema = z.discriminatedUnion('type', [headerSchema, messageSchema, usageSchema, titleSchema]);
+export const COMPACTION_REASONS = ['threshold', 'manual', 'server'] as const;
+
+/**
+ * A compaction: from here on the model saw `messages` (the summary and the re-attached skills)
+ * in place of the older conversation, then the last `kept` messages before this record verbatim,
+ * then every message after it. The original messages stay in the file for the History tab and
+ * search; only a resume reads this record (see compactedHistory.ts).
+ */
+const compactionSchema = z.object({
+  type: z.literal('compaction'),
+  id: text,
+  at: text,
+  reason: lenient(z.enum(COMPACTION_REASONS)),
+  summary: text,
+  // Strict: without them a resume cannot rebuild what the model saw, and falls back to the full history.
+  messages: z.readonly(z.array(z.object({ role: z.enum(['user', 'assistant']), content: text }))),
+  kept: z.number(),
+  messagesCompacted: tokens,
+  summaryTokens: tokens,
+  tokensBefore: tokens,
+  tokensAfter: tokens,
+  skills: lenient(z.readonly(z.array(z.object({ name: text, attached: z.enum(['full', 'pointer']), reason: z.optional(text) })))),
+  memoryWrites: lenient(z.readonly(z.array(text))),
+  model: lenient(text),
+});
+
+const recordSchema = z.discriminatedUnion('type', [headerSchema, messageSchema, usageSchema, titleSchema, compactionSchema]);
 
 export type SessionHeaderRecord = Readonly<z.infer<typeof headerSchema>>;
 export type SessionMessageRecord = Readonly<z.infer<typeof messageSchema>>;
 export type SessionUsageRecord = Readonly<z.infer<typeof usageSchema>>;
 export type SessionTitleRecord = Readonly<z.infer<typeof titleSchema>>;
-export type SessionRecord = SessionHeaderRecord | SessionMessageRecord | SessionUsageRecord | SessionTitleRecord;
+export type SessionCompactionRecord = Readonly<z.infer<typeof compactionSchema>>;
+export type SessionRecord = SessionHeaderRecord | SessionMessageRecord | SessionUsageRecord | SessionTitleRecord | SessionCompactionRecord;
 export type SessionRole = SessionMessageRecord['role'];
 
 /** A record, or why the line is not one. Reasons name fields, never their values (lines hold prompts and files). */

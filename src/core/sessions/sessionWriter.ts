@@ -1,7 +1,7 @@
 import type { FileSystemPort } from '../base/fileSystemPort';
 import type { ChatMessage, TokenUsage } from '../llm/chatTypes';
 import { describeError } from '../base/logger';
-import type { SessionMessageRecord, SessionRecord, TitleSource } from './sessionRecords';
+import type { SessionCompactionRecord, SessionMessageRecord, SessionRecord, TitleSource } from './sessionRecords';
 import { serializeRecord } from './sessionRecords';
 import { cleanTitle, draftTitle } from './sessionTitle';
 
@@ -32,6 +32,9 @@ export type NewMessage = Omit<SessionMessageRecord, 'type' | 'id' | 'at' | 'star
   /** Unique within the session; the writer numbers messages `m1`, `m2`, … when absent. */
   readonly id?: string;
 };
+
+/** A compaction to append: the record without its `type` (AgentSession's `onCompaction` hands one over). */
+export type NewCompaction = Omit<SessionCompactionRecord, 'type'>;
 
 /**
  * Appends the records of one open session, one JSON line each, in call order. Each append resolves
@@ -104,6 +107,16 @@ export class SessionWriter {
 
   async appendUsage(usage: TokenUsage, extra: { readonly model?: string; readonly messageId?: string } = {}): Promise<void> {
     await this.appendRecord({ type: 'usage', at: this.log.now().toISOString(), usage, ...extra });
+  }
+
+  /**
+   * Appends a compaction. Call it in the same order as the messages (right after the last message
+   * appended before the compaction): its `kept` counts the messages just before it.
+   */
+  async appendCompaction(compaction: NewCompaction): Promise<SessionCompactionRecord> {
+    const record: SessionCompactionRecord = { type: 'compaction', ...compaction };
+    await this.appendRecord(record);
+    return record;
   }
 
   async setTitle(title: string, source: TitleSource = 'user'): Promise<void> {
