@@ -49,6 +49,43 @@ export async function listModels(options: ConnectionOptions): Promise<string[]> 
   return [...ids].sort((a, b) => a.localeCompare(b));
 }
 
+/** Fields servers use for a model's window in GET /models: OpenRouter, LM Studio, vLLM, llama.cpp, others. */
+const WINDOW_FIELDS = ['context_length', 'max_model_len', 'context_window', 'max_context_length', 'max_position_embeddings', 'n_ctx'] as const;
+
+/** The context window a listed model states, if any (top level, or under `meta`, `top_provider`, `details`). */
+export function listedWindow(model: unknown): number | undefined {
+  if (model === null || typeof model !== 'object') return undefined;
+  const record = model as Record<string, unknown>;
+  for (const place of [record, record['meta'], record['top_provider'], record['details']]) {
+    if (place === null || typeof place !== 'object') continue;
+    for (const field of WINDOW_FIELDS) {
+      const value = (place as Record<string, unknown>)[field];
+      const number = typeof value === 'string' ? Number(value) : value;
+      if (typeof number === 'number' && Number.isFinite(number) && number > 0) return Math.floor(number);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The windows the server states for its models (GET /models), by id; models it says nothing about
+ * are left out. Never throws: a server without a model list just has no windows to tell.
+ */
+export async function listModelWindows(options: ConnectionOptions): Promise<Map<string, number>> {
+  const windows = new Map<string, number>();
+  if (checkBaseUrl(options.baseUrl)) return windows;
+  const client = createOpenAiClient(options, { timeoutMs: options.timeoutMs ?? LIST_MODELS_TIMEOUT_MS, maxRetries: 0, logger: options.logger });
+  try {
+    for await (const model of client.models.list()) {
+      const window = listedWindow(model);
+      if (typeof model?.id === 'string' && window !== undefined) windows.set(model.id, window);
+    }
+  } catch (error) {
+    options.logger?.debug(`no model windows from ${displayUrl(options.baseUrl)}: ${toModelError(error, { baseUrl: options.baseUrl, model: '', apiKey: options.apiKey }).message}`);
+  }
+  return windows;
+}
+
 /**
  * Sends one tiny non-streaming chat request and turns the outcome into a verdict a person can act
  * on. Never throws.

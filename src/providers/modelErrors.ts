@@ -3,6 +3,7 @@ import type { ModelErrorKind } from '../core/llm/chatTypes';
 import { ModelError } from '../core/llm/chatTypes';
 import { describeError } from '../core/base/logger';
 import { clipEnd } from '../core/text/clip';
+import { isContextLengthMessage, windowFromContextError } from '../core/llm/contextWindows';
 
 /** What a failed call was talking to, so messages can name it. */
 export interface ModelErrorContext {
@@ -127,6 +128,16 @@ function httpError(error: APIError, context: ModelErrorContext, make: Make): Mod
   const detail = said ? `: ${said}` : '.';
   const code = typeof error.code === 'string' ? error.code : '';
 
+  // Servers word it differently (and a few answer 500 or mid-stream): what they say decides, not the status.
+  if (isContextLengthMessage(said, code) && (status === undefined || status === 400 || status === 413 || status === 422 || status >= 500)) {
+    const window = windowFromContextError(said);
+    return make(
+      'context_length',
+      `The conversation is longer than ${context.model ? `"${context.model}"` : 'the model'} can take${window ? ` (its window is ${window.toLocaleString('en-US')} tokens)` : ''}${detail}`,
+      'Skillwright compacts the conversation and retries once; if this persists, lower skillwright.context.window, run Compact Conversation, or pick a model with a larger context.',
+      status,
+    );
+  }
   if (status === undefined) {
     // An `error` object inside an otherwise healthy stream (some gateways report failures this way).
     return make('server', `The server at ${url} reported an error mid-reply${detail}`, 'Try again; if it repeats, try another model.');
@@ -154,15 +165,12 @@ function httpError(error: APIError, context: ModelErrorContext, make: Make): Mod
     return make('server', `The server at ${url} failed (${status})${detail}`, "Try again shortly; if it persists, check the provider's status page or the local server's log.", status);
   }
   if (status === 400 || status === 413 || status === 422) {
-    return make('bad_request', `The server at ${url} rejected the request (${status})${detail}`, badRequestAdvice(said, code), status);
+    return make('bad_request', `The server at ${url} rejected the request (${status})${detail}`, badRequestAdvice(said), status);
   }
   return make('unknown', `The server at ${url} answered ${status}${detail}`, 'Check the base URL and the model name, then try again.', status);
 }
 
-function badRequestAdvice(said: string, code: string): string {
-  if (code === 'context_length_exceeded' || /context length|context size|too many tokens|maximum context/i.test(said)) {
-    return 'The conversation is too long for this model: start a new session or pick a model with a larger context.';
-  }
+function badRequestAdvice(said: string): string {
   if (/does not support tools|tools? (are|is) not supported|tool calling/i.test(said)) {
     return 'This model cannot call tools: pick one that supports tool calling.';
   }

@@ -40,22 +40,26 @@ export function promptText(body: { tools?: unknown; messages: unknown }): string
 }
 
 /**
- * Default figures: 4 characters per token; cached tokens are the common prefix with the previous
- * chat request's prompt text, so a byte-identical system prompt shows up as a cache hit and a
- * changed one as a miss. The script's `usage` overrides any figure.
+ * Default figures: 4 characters per token; cached tokens are the longest common prefix with the
+ * recent chat requests' prompt texts (a provider's prefix cache holds several entries, so a
+ * summarising request in between does not evict the conversation's prefix), so a byte-identical
+ * system prompt shows up as a cache hit and a changed one as a miss. The script's `usage`
+ * overrides any figure.
  */
 export function computeUsage(
   prompt: string,
-  previousPrompt: string | undefined,
+  previousPrompts: string | undefined | readonly string[],
   reply: ScriptedReply,
   calls: ResolvedToolCall[],
 ): CompletionUsage {
+  const previous = previousPrompts === undefined ? [] : typeof previousPrompts === 'string' ? [previousPrompts] : previousPrompts;
+  const shared = previous.reduce((best, earlier) => Math.max(best, commonPrefixLength(prompt, earlier)), 0);
   const completionChars = (reply.text ?? '').length + calls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
   const promptTokens = reply.usage?.promptTokens ?? Math.ceil(prompt.length / 4);
   const completionTokens = reply.usage?.completionTokens ?? Math.ceil(completionChars / 4);
   const cachedTokens =
     reply.usage?.cachedTokens ??
-    Math.min(promptTokens, Math.floor(commonPrefixLength(prompt, previousPrompt ?? '') / 4));
+    Math.min(promptTokens, Math.floor(shared / 4));
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,

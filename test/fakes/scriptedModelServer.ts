@@ -43,6 +43,13 @@ export interface ScriptedModelServerOptions {
    * (so the client fails at once instead of retrying a script gap) and code NO_SCRIPT_MATCHED.
    */
   unmatched?: 'error' | ScriptedReply;
+  /**
+   * Plays a model with this small a context window: GET /v1/models lists it as `context_length`
+   * and `max_model_len` (OpenRouter's and vLLM's fields), and a chat request whose prompt is longer
+   * (prompt tokens estimated as openAiWire.computeUsage does: the JSON of tools and messages / 4)
+   * is answered with OpenAI's 400 `context_length_exceeded`, before any script rule is used.
+   */
+  contextWindow?: number;
 }
 
 export interface RecordedRequest {
@@ -55,6 +62,8 @@ export interface RecordedRequest {
   body: unknown;
   /** A chat request that no script matched (see NO_SCRIPT_MATCHED). */
   unmatched: boolean;
+  /** A chat request refused as longer than `contextWindow`. */
+  tooLong?: boolean;
   /**
    * `closed-early`: the connection closed before the response was complete, because the client
    * left (Stop, timeout), a cut fault, or close(). A hung request stays `open` until then.
@@ -63,6 +72,8 @@ export interface RecordedRequest {
 }
 
 const CHAT_PATH = '/v1/chat/completions';
+/** How many recent prompts the simulated prefix cache remembers. */
+const PROMPT_CACHE_ENTRIES = 8;
 
 export class ScriptedModelServer {
   private readonly script = new Script();
@@ -70,7 +81,8 @@ export class ScriptedModelServer {
   private readonly sockets = new Set<Socket>();
   /** Aborted by close(), so pending delays end and no timer outlives the server. */
   private readonly lifetime = new AbortController();
-  private previousPrompt: string | undefined;
+  /** The prompt-cache entries: recent processed prompts, newest last. */
+  private readonly recentPrompts: string[] = [];
   private replyCount = 0;
   private toolCallCount = 0;
   private closing: Promise<void> | undefined;
@@ -136,7 +148,7 @@ export class ScriptedModelServer {
   reset(): void {
     this.script.clear();
     this.recorded.length = 0;
-    this.previousPrompt = undefined;
+    this.recentPrompts.length = 0;
   }
 
   /** Stops listening and destroys every socket, hung ones included, so the process can exit. */
@@ -182,7 +194,9 @@ export class ScriptedModelServer {
     if (route === 'POST /v1/embeddings') return this.embeddings(record, res);
     if (route === 'GET /v1/models') {
       const ids = this.options.models ?? ['scripted-model', 'scripted-embedding'];
-      return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) });
+      const window = this.options.contextWindow;
+      const sizes = window === undefined ? {} : { context_length: window, max_model_len: window };
+      return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted', ...sizes })) });
     }
     sendError(res, 404, { message: `ScriptedModelServer: no route for ${route}`, code: 'unknown_url' });
   }
@@ -190,6 +204,14 @@ export class ScriptedModelServer {
   private async chat(record: RecordedRequest, res: http.ServerResponse): Promise<void> {
     const body = record.body;
     if (!isChatBody(body)) return sendError(res, 400, { message: 'ScriptedModelServer: body needs a `messages` array' });
+
+    const window = this.options.contextWindow;
+    const promptTokens = Math.ceil(promptText(body).length / 4);
+    if (window !== undefined && promptTokens > window) {
+      record.tooLong = true;
+      const message = `This model's maximum context length is ${window} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`;
+      return sendError(res, 400, { message, type: 'invalid_request_error', code: 'context_length_exceeded' });
+    }
 
     const unmatched = this.options.unmatched ?? 'error';
     const reply = this.script.next(body) ?? (unmatched === 'error' ? undefined : unmatched);
@@ -206,8 +228,9 @@ export class ScriptedModelServer {
 
     // Only a request the "model" actually processed moves the prompt-cache baseline; a 429 does not.
     const prompt = promptText(body);
-    const previous = this.previousPrompt;
-    this.previousPrompt = prompt;
+    const previous = [...this.recentPrompts];
+    this.recentPrompts.push(prompt);
+    if (this.recentPrompts.length > PROMPT_CACHE_ENTRIES) this.recentPrompts.shift();
     const calls = resolveToolCalls(reply, () => `call_${++this.toolCallCount}`);
     const usage = computeUsage(prompt, previous, reply, calls);
     const envelope: ReplyEnvelope = {

@@ -512,8 +512,8 @@ describe('toModelError', () => {
       APIError.generate(400, { error: { message: 'too long', code: 'context_length_exceeded' } }, undefined, new Headers()),
       context,
     );
-    assert.equal(long.kind, 'bad_request');
-    assert.match(long.advice, /new session/);
+    assert.equal(long.kind, 'context_length');
+    assert.match(long.advice, /compacts the conversation and retries once/);
   });
 
   it('keeps a ModelError as it is', () => {
