@@ -4,6 +4,8 @@ export interface ParsedArgs {
   readonly positionals: string[];
   readonly flags: Map<string, string | true>;
   readonly roots: string[];
+  /** Every `--query`, in order (test-trigger takes several). */
+  readonly queries: string[];
 }
 
 export class UsageError extends Error {}
@@ -11,7 +13,7 @@ export class UsageError extends Error {}
 /** Flags that take a value; everything else is a boolean switch. */
 const VALUE_FLAGS = new Set([
   '--root', '--budget', '--top', '--platform', '-p', '--prompt', '--cwd', '--session', '--base-url', '--model', '--max-steps', '--data-dir',
-  '--args', '--args-file', '--since', '--skill', '--format', '--limit',
+  '--args', '--args-file', '--since', '--skill', '--format', '--limit', '--runs', '--query', '--min-rate',
 ]);
 const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v', '--yes-reads-only', '--yes-edits', '--yes-commands']);
 
@@ -19,6 +21,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
   const flags = new Map<string, string | true>();
   const roots: string[] = [];
+  const queries: string[] = [];
   let command: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -35,6 +38,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         if (value === undefined || (inline === undefined && value.startsWith('-') && value.length > 1)) throw new UsageError(`${name} needs a value`);
         if (inline === undefined) i += 1;
         if (name === '--root') roots.push(value);
+        else if (name === '--query') queries.push(value);
         else flags.set(name, value);
       } else if (SWITCHES.has(name) && inline === undefined) {
         flags.set(name, true);
@@ -46,7 +50,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (command === undefined) command = arg;
     else positionals.push(arg);
   }
-  return { command, positionals, flags, roots };
+  return { command, positionals, flags, roots, queries };
 }
 
 export function intFlag(args: ParsedArgs, name: string, fallback: number, min: number, max: number): number {

@@ -22,6 +22,8 @@ Commands:
   run -p "<prompt>"         one agent turn with the skills and workspace tools (headless)
   run-skill <name>          run one skill (--args '<json>' or --args-file FILE); exit 1 if the run fails
   test-skill <name>         run a skill's examples/*.json and check its example_queries; exit 1 on a failure
+  test-trigger <name>       does the model load the skill for its example_queries (and --query "…")? (--runs N,
+                            --min-rate R: exit 1 when a query loads it in fewer runs; model flags as for run)
   traces list               the recorded skill runs, newest first (--skill NAME, --since 7d, --limit N)
   traces export             the recorded runs as OpenTelemetry OTLP/JSON on stdout (--since 7d,
                             --skill NAME, --format otlp-json|jsonl)
@@ -59,6 +61,7 @@ const COMMANDS: Record<string, Command> = {
   'run-skill': runSkillCommand,
   'test-skill': testSkillCommand,
   traces: tracesCommand,
+  'test-trigger': async (args, env) => (await import('./triggerTestCommand')).triggerTestCommand(args, env),
 };
 
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
