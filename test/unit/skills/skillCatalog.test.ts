@@ -3,6 +3,7 @@ import {
   buildCatalog,
   catalogLine,
   DEFAULT_CATALOG_BUDGET,
+  DESCRIPTION_SHARE,
   firstSentence,
   SHORT_DESCRIPTION_CHARS,
   shortenDescription,
@@ -131,18 +132,59 @@ describe('buildCatalog', () => {
     assert.ok(line.endsWith('…') && line.length <= '- other: '.length + SHORT_DESCRIPTION_CHARS, line);
   });
 
-  it('then reduces rarely used categories to names, and says so', () => {
+  it('then keeps short descriptions for the skills that need them most and lists the others by name, and says so', () => {
     const records = randomSkills(seeded(3), 40);
     const hot = records.find((r) => r.category === 'data') as SkillRecord;
     const budget = 700;
     const result = buildCatalog(records, { budgetTokens: budget, usage: { [hot.name]: { uses: 50, lastUsed: 1 } } });
-    assert.ok(result.collapsed.length > 0, JSON.stringify(result.collapsed));
-    assert.ok(!result.collapsed.includes('data'), 'the used category keeps its descriptions');
+    assert.ok(result.namesOnly.length > 0 && result.included > 0, JSON.stringify(result));
+    assert.ok(!result.namesOnly.includes(hot.name) && !result.omitted.includes(hot.name), 'the used skill keeps its description');
     assert.deepEqual(result.omitted, []);
-    assert.ok(result.text.includes('(names only)'));
     assert.match(result.text, /Categories marked "\(names only\)" list skills without descriptions/);
-    const collapsedLine = result.text.split('\n').find((l) => l.endsWith(' (names only)')) as string;
-    assert.ok(collapsedLine.startsWith('### '));
+    // A category whose skills are split lists the described ones, then its "(names only)" section.
+    const lines = result.text.split('\n');
+    const named = lines.indexOf('### data (names only)');
+    const described = lines.indexOf('### data');
+    assert.ok(described > 0 && named > described, result.text);
+    assert.ok(lines.slice(described + 1, named - 1).every((line) => line.startsWith('- ')));
+    assert.deepEqual(lines[named + 1]?.split(', ').sort(), records.filter((r) => r.category === 'data' && result.namesOnly.includes(r.name)).map((r) => r.name).sort());
+    assert.deepEqual(result.collapsed, [...new Set(records.filter((r) => result.namesOnly.includes(r.name)).map((r) => r.category))].sort());
+  });
+
+  it('gives descriptions first to names that say little, then to skills that work, when not all fit', () => {
+    const long = 'Does one particular thing with a fairly long explanation of when and why it applies here.';
+    const telling = ['kafka-topic-audit', 'postgres-vacuum-tuning', 'terraform-drift-report', 'helm-chart-linter', 'grafana-panel-export'];
+    const records = [
+      ...Array.from({ length: 30 }, (_, i) => skill(`${telling[i % telling.length]}-${i}`, long)),
+      skill('helper', long),
+      skill('tools', long),
+      skill('steady-worker', long),
+      skill('flaky-worker', long),
+    ];
+    const usage = { 'steady-worker': { uses: 5, successes: 9, failures: 0 }, 'flaky-worker': { uses: 5, successes: 0, failures: 9, thumbsDown: 3 } };
+    let healthyOnly = false;
+    for (let budget = 150; budget < 1200; budget += 10) {
+      const result = buildCatalog(records, { budgetTokens: budget, usage });
+      const has = (name: string) => result.text.includes(`- ${name}: `);
+      if (result.included === 0 || result.included === records.length) continue;
+      // The used skills come first; of those, the one that works; then the names that tell nothing.
+      if (has('flaky-worker')) assert.ok(has('steady-worker'), `budget ${budget}`);
+      if (has('helper') || has('tools')) assert.ok(has('flaky-worker'), `budget ${budget}`);
+      if (result.text.includes('- kafka-topic-audit-0: ')) assert.ok(has('helper') && has('tools'), `budget ${budget}`);
+      if (has('steady-worker') && !has('flaky-worker')) healthyOnly = true;
+    }
+    assert.ok(healthyOnly, 'some budget describes the working skill and not the failing one');
+  });
+
+  it('while skills are left out, gives at most about half the room to descriptions', () => {
+    const records = randomSkills(seeded(11), 1000);
+    const result = buildCatalog(records, { budgetTokens: 3000 });
+    assert.ok(result.omitted.length > 0 && result.namesOnly.length > 0 && result.included > 0, JSON.stringify(result).slice(0, 300));
+    const lines = result.text.split('\n');
+    const describedTokens = estimateTokens(lines.filter((line) => line.startsWith('- ')).join('\n'));
+    const room = 3000 - estimateTokens(lines.slice(0, 6).join('\n'));
+    assert.ok(describedTokens <= DESCRIPTION_SHARE * room + 40, `${describedTokens} of ${room}`);
+    assert.ok(describedTokens >= DESCRIPTION_SHARE * room - 60, `${describedTokens} of ${room}`);
   });
 
   it('last leaves out the least used skills, names them, and tells the model how to find them', () => {
@@ -153,10 +195,10 @@ describe('buildCatalog', () => {
     assert.ok(!result.omitted.includes(favourite.name), 'a used skill stays listed');
     assert.ok(result.text.includes(`${result.omitted.length} more skills are not listed here; find them with skills_list(query="<words>")`));
     for (const name of result.omitted) assert.ok(!result.text.includes(name), name);
-    // Without usage, names later in code-unit order go first.
+    // Without usage, names later in code-unit order go first (of those listed by name; a few others
+    // keep a description).
     const plain = buildCatalog(records, { budgetTokens: 300 });
-    const kept = records.map((r) => r.name).filter((n) => !plain.omitted.includes(n)).sort();
-    const lastKept = kept.at(-1) ?? assert.fail('nothing kept');
+    const lastKept = [...plain.namesOnly].sort().at(-1) ?? assert.fail('nothing kept');
     assert.ok(plain.omitted.every((n) => n > lastKept));
   });
 

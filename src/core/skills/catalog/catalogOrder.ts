@@ -26,6 +26,10 @@ export interface CatalogItem {
   full?: ShownDescription;
   sentence?: ShownDescription;
   short?: ShownDescription;
+  /** The distinct words of the name, lower-case (see nameWords); filled when the catalog first needs them. */
+  words?: readonly string[];
+  /** nameVagueness, once worked out. */
+  vagueness?: number;
   /** Bookkeeping of catalogOrder: the call that last saw the item, and whether it is in the remembered order. */
   seenIn: number;
   remembered: boolean;
@@ -63,10 +67,100 @@ function catalogItem(record: SkillRecord): CatalogItem {
       scopeRank: record.scope === 'project' ? 0 : record.scope === 'user' ? 1 : 2,
       seenIn: 0,
       remembered: false,
+      // Every field from the start, so all items share one shape (the catalog reads them in hot loops).
+      full: undefined,
+      sentence: undefined,
+      short: undefined,
+      words: undefined,
+      vagueness: undefined,
     };
     items.set(record, item);
   }
   return item;
+}
+
+/**
+ * Words that say little about what a skill does on their own: a name made only of them ("helper",
+ * "tools", "cli-utils") needs its description more than one with a telling word ("pdftk-server").
+ */
+export const GENERIC_NAME_WORDS: ReadonlySet<string> = new Set([
+  'helper', 'helpers', 'tool', 'tools', 'toolkit', 'kit', 'util', 'utils', 'utility', 'utilities', 'misc', 'common',
+  'general', 'core', 'base', 'basic', 'basics', 'default', 'main', 'stuff', 'assistant', 'skill', 'skills', 'agent',
+  'agents', 'bot', 'my', 'new', 'simple', 'quick', 'easy', 'task', 'tasks', 'work', 'workflow', 'workflows', 'manager',
+  'management', 'mode', 'guide', 'library', 'lib', 'app', 'apps', 'script', 'scripts', 'cli', 'setup', 'config',
+  'plugin', 'extension', 'service', 'server', 'api', 'client', 'sdk', 'data', 'file', 'files', 'doc', 'docs', 'note',
+  'notes', 'system', 'project', 'template', 'templates', 'pro', 'plus', 'best', 'practices', 'patterns', 'expert',
+  'builder', 'generator', 'creator', 'maker', 'plan', 'review', 'check', 'run', 'do', 'make', 'create', 'get', 'use',
+  'and', 'the', 'for', 'to', 'of', 'a', 'an', 'in', 'on', 'with',
+]);
+
+/** The distinct lower-case words of the listed name (letters and digits; numbers alone dropped), once per record. */
+function nameWords(item: CatalogItem): readonly string[] {
+  if (item.words) return item.words;
+  const words = new Set<string>();
+  for (const word of item.name.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word && !/^\d+$/.test(word)) words.add(word);
+  item.words = [...words];
+  return item.words;
+}
+
+/**
+ * How little a name says on its own, 0–1, once per record: each telling word (three letters or more,
+ * not in GENERIC_NAME_WORDS) halves it, so "helper" is 1, "shop" 0.5, "pdftk-server" 0.5 and
+ * "azure-static-web-apps" 0.125. Only the name itself counts, never the other skills, so a
+ * rebuild after one change costs nothing here.
+ */
+export function nameVagueness(item: CatalogItem): number {
+  if (item.vagueness !== undefined) return item.vagueness;
+  let vague = 1;
+  for (const word of nameWords(item)) if (word.length >= 3 && !GENERIC_NAME_WORDS.has(word)) vague /= 2;
+  item.vagueness = vague;
+  return vague;
+}
+
+/**
+ * Indices 0…n−1 by `need`, highest first, ties by the lower index: a binary heap, since the catalog
+ * takes a few hundred of thousands.
+ */
+export class NeedOrder {
+  private readonly heap: number[];
+
+  constructor(private readonly need: Float64Array) {
+    this.heap = Array.from({ length: need.length }, (_, i) => i);
+    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  pop(): number | undefined {
+    const top = this.heap[0];
+    const last = this.heap.pop();
+    if (top === undefined || last === undefined) return undefined;
+    if (this.heap.length > 0) {
+      this.heap[0] = last;
+      this.down(0);
+    }
+    return top;
+  }
+
+  private before(a: number, b: number): boolean {
+    const diff = (this.need[a] ?? 0) - (this.need[b] ?? 0);
+    return diff > 0 || (diff === 0 && a < b);
+  }
+
+  private down(at: number): void {
+    const heap = this.heap;
+    // Indices below heap.length exist; the casts only narrow the type.
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let best = at;
+      if (left < heap.length && this.before(heap[left] as number, heap[best] as number)) best = left;
+      if (right < heap.length && this.before(heap[right] as number, heap[best] as number)) best = right;
+      if (best === at) return;
+      const swap = heap[at] as number;
+      heap[at] = heap[best] as number;
+      heap[best] = swap;
+      at = best;
+    }
+  }
 }
 
 function compareText(a: string, b: string): number {

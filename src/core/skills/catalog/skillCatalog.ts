@@ -1,19 +1,33 @@
 import { TOP_LEVEL_CATEGORY_LABEL } from '../../../shared/system/categoryLabel';
 import { clipWords, oneLine } from '../../text/clip';
-import { byNameThenFile, catalogOrder, skillName } from './catalogOrder';
+import { NeedOrder, byNameThenFile, catalogOrder, nameVagueness, skillName } from './catalogOrder';
 import type { CatalogItem, ShownDescription } from './catalogOrder';
 import type { SkillRecord } from '../model/skillTypes';
 import { tokensOfUnits, tokenUnits } from '../../text/tokenEstimate';
 import type { TokenUnits } from '../../text/tokenEstimate';
 
+/**
+ * What is known of one skill's use: how often (views and runs) and when, and optionally how its runs
+ * went and how it was rated. The outcomes and ratings only weigh which skills keep a description
+ * when not all can (a skill that keeps failing needs it less); absent, a skill counts as neutral.
+ */
+export interface CatalogSkillUsage {
+  readonly uses: number;
+  readonly lastUsed?: number;
+  readonly successes?: number;
+  readonly failures?: number;
+  readonly thumbsUp?: number;
+  readonly thumbsDown?: number;
+}
+
 export interface CatalogUsage {
-  readonly [name: string]: { readonly uses: number; readonly lastUsed?: number };
+  readonly [name: string]: CatalogSkillUsage;
 }
 
 export interface CatalogOptions {
   /** Most tokens (see tokenEstimate.ts) the catalog may cost; default 3,000. */
   readonly budgetTokens?: number;
-  /** Use counts by skill name: decide what is cut first, never the order of the text. */
+  /** Usage by skill name: decides what is cut first, never the order of the text. */
   readonly usage?: CatalogUsage;
 }
 
@@ -26,9 +40,9 @@ export interface CatalogResult {
   readonly included: number;
   /** Names listed with a shortened description. */
   readonly shortened: readonly string[];
-  /** Categories reduced to a list of names. */
+  /** Categories with a "(names only)" section: all or some of their kept skills are listed by name. */
   readonly collapsed: readonly string[];
-  /** Names listed without a description (the skills of the collapsed categories that were kept). */
+  /** Names listed without a description (in the "(names only)" sections). */
   readonly namesOnly: readonly string[];
   /** Names left out of the text entirely. */
   readonly omitted: readonly string[];
@@ -37,8 +51,14 @@ export interface CatalogResult {
 export const DEFAULT_CATALOG_BUDGET = 3000;
 /** Length a description is cut to (ellipsis included) when its first sentence is still too long. */
 export const SHORT_DESCRIPTION_CHARS = 80;
-/** How the catalog shows the category of skills that sit directly in a root. */
+/** Marks the section of a category that lists skills by name only. */
 const NAMES_ONLY = ' (names only)';
+/**
+ * When not every skill can have even a short description: the most that descriptions may take of the
+ * room left after the introduction, before the other skills are listed by name. Room the names do not
+ * need goes back to descriptions.
+ */
+export const DESCRIPTION_SHARE = 0.5;
 
 const INTRO: readonly string[] = [
   '## Skills',
@@ -83,29 +103,29 @@ export function firstSentence(text: string): string {
 /** The catalog's name for the shared word-boundary clip. */
 export const shortenDescription = clipWords;
 
-type State = 'full' | 'shortened' | 'omitted';
+/** `full`/`shortened`: listed with a description; `name`: in the category's "(names only)" section. */
+type State = 'full' | 'shortened' | 'name' | 'omitted';
 
 interface Entry {
   readonly item: CatalogItem;
   readonly group: Group;
   readonly uses: number;
   readonly lastUsed: number;
+  /** 0.25–2.25, 1 without outcomes or ratings: how well its runs went and how it was rated. */
+  readonly health: number;
   state: State;
-  /** The description as currently shown, with the cost of its line; measured only for categories that may show descriptions. */
+  /** The description as currently shown, with the cost of its line; set while the state is full or shortened. */
   shown: ShownDescription;
 }
 
 interface Group {
   readonly key: string;
   readonly entries: Entry[];
-  collapsed: boolean;
-  live: number;
-  /** Sum over the skills' uses and their latest use: how the collapse step ranks categories. */
-  uses: number;
-  lastUsed: number;
-  /** Sum over live entries of their line units. */
+  /** Skills listed with a description, and the sum of their line units. */
+  described: number;
   readonly lineSum: TokenUnits;
-  /** Sum over live entries of their name units. */
+  /** Skills in the "(names only)" section, and the sum of their name units. */
+  named: number;
   readonly nameSum: TokenUnits;
   readonly header: TokenUnits;
   readonly collapsedHeader: TokenUnits;
@@ -162,30 +182,19 @@ function shortDescription(item: CatalogItem): ShownDescription {
   return (item.short ??= shownDescription(item, shortenDescription(sentenceDescription(item).text, SHORT_DESCRIPTION_CHARS)));
 }
 
-function collapsedCost(group: Group): TokenUnits {
-  if (group.live === 0) return ZERO;
-  // Blank line, header, names joined by ", ", newline.
-  return {
-    ascii: 1 + group.collapsedHeader.ascii + group.nameSum.ascii + 2 * (group.live - 1) + 1,
-    other: group.collapsedHeader.other + group.nameSum.other,
-  };
-}
-
-function groupCost(group: Group): TokenUnits {
-  if (group.live === 0) return ZERO;
-  if (group.collapsed) return collapsedCost(group);
-  return { ascii: 1 + group.header.ascii + group.lineSum.ascii, other: group.header.other + group.lineSum.other };
-}
-
-/** plus(total, groupCost(group), sign) without allocating: it runs once or twice per skill left out. */
+/**
+ * plus(total, cost of the group's text, sign) without allocating: it runs twice per change of one
+ * skill. A group's text is a blank line and a header over its described skills, then a blank line, a
+ * "(names only)" header and the names joined by ", " over the rest.
+ */
 function plusGroupCost(total: TokenUnits, group: Group, sign: number): void {
-  if (group.live === 0) return;
-  if (group.collapsed) {
-    total.ascii += sign * (1 + group.collapsedHeader.ascii + group.nameSum.ascii + 2 * (group.live - 1) + 1);
-    total.other += sign * (group.collapsedHeader.other + group.nameSum.other);
-  } else {
+  if (group.described > 0) {
     total.ascii += sign * (1 + group.header.ascii + group.lineSum.ascii);
     total.other += sign * (group.header.other + group.lineSum.other);
+  }
+  if (group.named > 0) {
+    total.ascii += sign * (1 + group.collapsedHeader.ascii + group.nameSum.ascii + 2 * (group.named - 1) + 1);
+    total.other += sign * (group.collapsedHeader.other + group.nameSum.other);
   }
 }
 
@@ -194,37 +203,82 @@ function weight(units: TokenUnits): number {
   return units.ascii + 4 * units.other;
 }
 
+/** Changes how one skill is shown, keeping `total` the exact estimate of the text render() will produce. */
+function move(total: TokenUnits, entry: Entry, state: State, shown: ShownDescription = UNMEASURED): void {
+  const group = entry.group;
+  plusGroupCost(total, group, -1);
+  if (entry.state === 'name') {
+    group.named--;
+    plus(group.nameSum, entry.item.nameUnits, -1);
+  } else if (entry.state !== 'omitted') {
+    group.described--;
+    plus(group.lineSum, entry.shown.lineUnits, -1);
+  }
+  entry.state = state;
+  entry.shown = state === 'full' || state === 'shortened' ? shown : UNMEASURED;
+  if (state === 'name') {
+    group.named++;
+    plus(group.nameSum, entry.item.nameUnits);
+  } else if (state !== 'omitted') {
+    group.described++;
+    plus(group.lineSum, shown.lineUnits);
+  }
+  plusGroupCost(total, group, 1);
+}
+
+/** Shows a skill with a description: `shown` when it is shorter than the full one, else the full one. */
+function describe(total: TokenUnits, entry: Entry, shown: ShownDescription): void {
+  const full = fullDescription(entry.item);
+  if (shown.text.length < full.text.length) move(total, entry, 'shortened', shown);
+  else move(total, entry, 'full', full);
+}
+
 function normalizeBudget(budget: number | undefined): number {
   if (budget === undefined || Number.isNaN(budget)) return DEFAULT_CATALOG_BUDGET;
   return Math.max(0, Math.floor(budget));
 }
 
-function finite(value: number | undefined): number {
+function count(value: number | undefined): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/**
+ * Skills by how much they need a description, most first: usage (1 + log2(1 + uses)) times health
+ * times how little the name says alone (0.5 for a telling name, 1 for one that tells nothing; see
+ * nameVagueness), ties by usefulness.
+ */
+function needQueue(mostUseful: readonly Entry[]): { pop(): Entry | undefined } {
+  const need = new Float64Array(mostUseful.length);
+  for (let i = 0; i < mostUseful.length; i++) {
+    const entry = mostUseful[i];
+    if (entry) need[i] = (1 + Math.log2(1 + Math.max(0, entry.uses))) * entry.health * (0.5 + 0.5 * nameVagueness(entry.item));
+  }
+  const queue = new NeedOrder(need);
+  return { pop: () => mostUseful[queue.pop() ?? -1] };
+}
+
+/** Smoothed success rate times a rating factor, both as the usage prior of search computes them (see usagePrior.ts). */
+function healthOf(use: CatalogSkillUsage | undefined): number {
+  if (!use) return 1;
+  const [successes, failures, up, down] = [use.successes, use.failures, use.thumbsUp, use.thumbsDown].map((n) => Math.max(0, count(n))) as [number, number, number, number];
+  const success = (successes + 1.5) / (successes + failures + 3);
+  const rating = (up - down) / (up + down + 3);
+  return (0.5 + success) * (1 + rating / 2);
 }
 
 function newGroup(key: string): Group {
   const label = `### ${key || TOP_LEVEL_CATEGORY_LABEL}`;
-  return {
-    key,
-    entries: [],
-    collapsed: false,
-    live: 0,
-    uses: 0,
-    lastUsed: 0,
-    lineSum: { ascii: 0, other: 0 },
-    nameSum: { ascii: 0, other: 0 },
-    header: lineUnits(label),
-    collapsedHeader: lineUnits(label + NAMES_ONLY),
-  };
+  const header = lineUnits(label);
+  const collapsedHeader = lineUnits(label + NAMES_ONLY);
+  return { key, entries: [], described: 0, lineSum: { ascii: 0, other: 0 }, named: 0, nameSum: { ascii: 0, other: 0 }, header, collapsedHeader };
 }
 
 /**
- * Groups sorted by key, each with its entries by name and file, and every entry from the least to
- * the most useful. Both come from one order by name and file (see catalogOrder), so usage costs a
- * sort of the few used skills only.
+ * Groups sorted by key, each with its entries by name and file, and every entry from the most to the
+ * least useful. Both come from one order by name and file (see catalogOrder), so usage costs a sort
+ * of the few used skills only. Every entry starts left out.
  */
-function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { groups: Group[]; leastUseful: Entry[] } {
+function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { groups: Group[]; mostUseful: Entry[] } {
   const byKey = new Map<string, Group>();
   // A Map lookup per skill: property lookups by names that are not yet interned cost ten times more.
   const stats = new Map(Object.entries(usage));
@@ -244,13 +298,10 @@ function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { gr
       byKey.set(item.category, group);
     }
     const use = stats.size > 0 ? stats.get(item.name) : undefined;
-    const entry: Entry = { item, group, uses: use ? finite(use.uses) : 0, lastUsed: use ? finite(use.lastUsed) : 0, state: 'full', shown: UNMEASURED };
+    const uses = use ? count(use.uses) : 0;
+    const lastUsed = use ? count(use.lastUsed) : 0;
+    const entry: Entry = { item, group, uses, lastUsed, health: healthOf(use), state: 'omitted', shown: UNMEASURED };
     group.entries.push(entry);
-    group.live++;
-    group.uses += entry.uses;
-    if (entry.lastUsed > group.lastUsed) group.lastUsed = entry.lastUsed;
-    group.nameSum.ascii += item.nameUnits.ascii;
-    group.nameSum.other += item.nameUnits.other;
     if (entry.uses !== 0 || entry.lastUsed !== 0) used.push(entry);
     else unused[item.scopeRank].push(entry);
   }
@@ -275,48 +326,31 @@ function groupRecords(active: readonly SkillRecord[], usage: CatalogUsage): { gr
     }
   }
   // One of the two is used up; what is left of the other is in order already.
-  const mostUseful = merged.concat(used.slice(i), rest.slice(j));
-  return { groups, leastUseful: mostUseful.reverse() };
+  return { groups, mostUseful: merged.concat(used.slice(i), rest.slice(j)) };
 }
 
-function measure(group: Group): void {
-  const { entries, lineSum } = group;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry === undefined) continue;
-    entry.shown = fullDescription(entry.item);
-    lineSum.ascii += entry.shown.lineUnits.ascii;
-    lineSum.other += entry.shown.lineUnits.other;
-  }
-}
-
-/** Whether no amount of shortening and collapsing can make the catalog fit; see the caller. */
-function omissionIsCertain(groups: readonly Group[], budgetTokens: number): ReadonlySet<Group> | undefined {
+/** The cost of the catalog with every skill as a bare "- name" line: no catalog that describes them all costs less. */
+function bareUnits(groups: readonly Group[]): TokenUnits {
   const bare: TokenUnits = { ...INTRO_UNITS };
-  const floor: TokenUnits = { ...bare };
-  for (const line of notes(true, 0)) plus(floor, lineUnits(line));
-  const surelyCollapsed = new Set<Group>();
   for (const group of groups) {
-    // "- name" lines: no description can make a category's lines cheaper than this.
-    const lines = { ascii: 1 + group.header.ascii + group.nameSum.ascii + 3 * group.live, other: group.header.other + group.nameSum.other };
-    const names = collapsedCost(group);
-    plus(bare, lines);
-    if (weight(names) < weight(lines)) {
-      surelyCollapsed.add(group);
-      plus(floor, names);
-    } else {
-      plus(floor, lines);
+    if (group.entries.length === 0) continue;
+    bare.ascii += 1 + group.header.ascii;
+    bare.other += group.header.other;
+    for (const entry of group.entries) {
+      bare.ascii += entry.item.nameUnits.ascii + 3;
+      bare.other += entry.item.nameUnits.other;
     }
   }
-  return tokensOfUnits(bare) > budgetTokens && tokensOfUnits(floor) > budgetTokens ? surelyCollapsed : undefined;
+  return bare;
 }
 
 /**
  * The skills catalog for the system prompt, grouped by category and sorted by code units, so the
- * same records always give the same bytes. Over budget it shortens descriptions (least useful skills
- * first: to the first sentence, then to SHORT_DESCRIPTION_CHARS), then reduces rarely used
- * categories to names, then leaves out the least useful skills; docs/search-and-catalog.md has the
- * details. Shadowed, disabled and platform-hidden records are skipped.
+ * same records always give the same bytes. Over budget it first shortens descriptions (least useful
+ * skills first: to the first sentence, then to SHORT_DESCRIPTION_CHARS). When even that is too long,
+ * the skills that need a description most (used, healthy, with names that say little) keep a short
+ * one, the others are listed by name, and the least useful are left out; docs/search-and-catalog.md
+ * has the details. Shadowed, disabled and platform-hidden records are skipped.
  *
  * Records are taken as immutable: what the catalog works out for a record object (its one-line
  * name and descriptions and their costs, its place in the order) is kept with it, so rebuilding
@@ -333,97 +367,80 @@ export function buildCatalog(records: readonly SkillRecord[], options: CatalogOp
   if (active.length === 0) {
     return { text: '', tokens: 0, budgetTokens, included: 0, shortened: [], collapsed: [], namesOnly: [], omitted: [] };
   }
-  const { groups, leastUseful } = groupRecords(active, options.usage ?? {});
+  const { groups, mostUseful } = groupRecords(active, options.usage ?? {});
 
-  // When not even bare names fit, skills will be left out whatever happens, and every category that
-  // is cheaper as a list of names than as "- name" lines ends up collapsed (the steps below would
-  // get there): those are collapsed at once and their descriptions never looked at, a large saving
-  // for thousands of skills.
-  const surelyCollapsed = omissionIsCertain(groups, budgetTokens);
-  for (const group of groups) {
-    if (surelyCollapsed?.has(group)) group.collapsed = true;
-    else measure(group);
-  }
-
-  // Every change below updates `total` in units, which add up exactly, so it always holds the
-  // estimate of the text that render() will produce (or slightly more, see the reserved note).
+  // Every change below goes through move(), which keeps `total` the estimate of the text render()
+  // will produce (or slightly more, see the reserved notes).
   const total: TokenUnits = { ascii: INTRO_UNITS.ascii, other: INTRO_UNITS.other };
-  for (const group of groups) plusGroupCost(total, group, 1);
   const fits = () => tokensOfUnits(total) <= budgetTokens;
-  const shortenable: Entry[] = [];
-  if (!fits()) {
-    for (const entry of leastUseful) if (!entry.group.collapsed) shortenable.push(entry);
-  }
-  for (const shorten of [sentenceDescription, shortDescription]) {
-    for (const entry of shortenable) {
-      if (fits()) break;
-      const shown = shorten(entry.item);
-      if (shown.text.length >= entry.shown.text.length) continue;
-      const group = entry.group;
-      plusGroupCost(total, group, -1);
-      plus(group.lineSum, entry.shown.lineUnits, -1);
-      entry.state = 'shortened';
-      entry.shown = shown;
-      plus(group.lineSum, shown.lineUnits);
-      plusGroupCost(total, group, 1);
+  // When not even bare "- name" lines fit, some skills go without a description whatever happens:
+  // the full descriptions of thousands of skills are never measured.
+  if (tokensOfUnits(bareUnits(groups)) <= budgetTokens) {
+    for (const entry of mostUseful) move(total, entry, 'full', fullDescription(entry.item));
+    for (const shorten of [sentenceDescription, shortDescription]) {
+      for (let i = mostUseful.length - 1; i >= 0 && !fits(); i--) {
+        const entry = mostUseful[i];
+        if (entry === undefined) continue;
+        const shown = shorten(entry.item);
+        if (shown.text.length < entry.shown.text.length) move(total, entry, 'shortened', shown);
+      }
     }
+    if (fits()) return render(groups, budgetTokens);
+    for (const entry of mostUseful) move(total, entry, 'omitted');
   }
-
-  if (!fits()) {
-    // Rarely used categories first; among equals the larger, as it frees the most room.
-    const order = [...groups].sort((a, b) => a.uses - b.uses || a.lastUsed - b.lastUsed || b.live - a.live || compareText(a.key, b.key));
-    for (const line of notes(true, 0)) plus(total, lineUnits(line));
-    for (const group of order) {
-      if (fits()) break;
-      if (group.collapsed) continue;
-      const before = groupCost(group);
-      const after = collapsedCost(group);
-      // A category of a few skills without descriptions can cost more as a list of names.
-      if (weight(after) >= weight(before)) continue;
-      group.collapsed = true;
-      plus(total, before, -1);
-      plus(total, after);
-    }
-  }
-
-  if (!fits()) {
-    // Reserve the note with the widest count it can show; the real one is never longer.
-    for (const line of notes(false, leastUseful.length)) plus(total, lineUnits(line));
-    const omitted = omittedCount(groups, leastUseful, total, budgetTokens);
-    for (const entry of leastUseful.slice(0, omitted)) entry.state = 'omitted';
-  }
-
+  tier(total, mostUseful, budgetTokens);
   return render(groups, budgetTokens);
 }
 
 /**
- * The fewest of the least useful skills to leave out for `total` to fit the budget, or all of them.
- * Leaving out a skill never adds to the cost, so this starts with every skill left out and adds the
- * most useful back while the catalog still fits: at 10,000 skills and the default budget it looks at
- * the few hundred kept instead of the thousands left out. It overwrites the groups' running sums,
- * which render() does not read.
+ * When not every skill fits with a description: short descriptions for the skills that need one
+ * most, up to DESCRIPTION_SHARE of the room; then the others by name, most useful first, while they
+ * fit (the rest are left out); then, when every skill is listed, the room left to more descriptions.
  */
-function omittedCount(groups: readonly Group[], leastUseful: readonly Entry[], total: Readonly<TokenUnits>, budgetTokens: number): number {
-  const sum: TokenUnits = { ascii: total.ascii, other: total.other };
-  for (const group of groups) {
-    plusGroupCost(sum, group, -1);
-    group.live = 0;
-    group.lineSum.ascii = group.lineSum.other = 0;
-    group.nameSum.ascii = group.nameSum.other = 0;
+function tier(total: TokenUnits, mostUseful: readonly Entry[], budgetTokens: number): void {
+  const fits = () => tokensOfUnits(total) <= budgetTokens;
+  const namesNote = sumLines(notes(true, 0));
+  // Reserved with the widest count it can show; the real one is never longer.
+  const omittedNote = sumLines(notes(false, mostUseful.length));
+  plus(total, namesNote);
+  plus(total, omittedNote);
+  const room = 4 * budgetTokens - weight(total);
+  const needy = needQueue(mostUseful);
+
+  let spent = 0;
+  let next = needy.pop();
+  while (next) {
+    const before = weight(total);
+    describe(total, next, shortDescription(next.item));
+    spent += weight(total) - before;
+    if (spent > DESCRIPTION_SHARE * room || !fits()) {
+      move(total, next, 'omitted');
+      break;
+    }
+    next = needy.pop();
   }
-  if (tokensOfUnits(sum) > budgetTokens) return leastUseful.length;
-  for (let i = leastUseful.length - 1; i >= 0; i--) {
-    const entry = leastUseful[i];
-    if (entry === undefined) continue;
-    const group = entry.group;
-    plusGroupCost(sum, group, -1);
-    group.live++;
-    plus(group.lineSum, entry.shown.lineUnits);
-    plus(group.nameSum, entry.item.nameUnits);
-    plusGroupCost(sum, group, 1);
-    if (tokensOfUnits(sum) > budgetTokens) return i + 1;
+
+  let omitted = 0;
+  for (let i = 0; i < mostUseful.length; i++) {
+    const entry = mostUseful[i];
+    if (entry === undefined || entry.state !== 'omitted') continue;
+    move(total, entry, 'name');
+    if (fits()) continue;
+    move(total, entry, 'omitted');
+    for (let j = i; j < mostUseful.length; j++) if (mostUseful[j]?.state === 'omitted') omitted++;
+    break;
   }
-  return 0;
+  if (omitted > 0) return;
+
+  plus(total, omittedNote, -1);
+  while (next) {
+    describe(total, next, shortDescription(next.item));
+    if (!fits()) {
+      move(total, next, 'name');
+      return;
+    }
+    next = needy.pop();
+  }
 }
 
 function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
@@ -434,29 +451,29 @@ function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
   const body: string[] = [];
   let included = 0;
   for (const group of groups) {
-    const live: Entry[] = [];
+    const described: Entry[] = [];
+    const named: string[] = [];
     const { entries } = group;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];
       if (entry === undefined) continue;
       if (entry.state === 'omitted') omitted.push(entry.item.name);
-      else live.push(entry);
+      else if (entry.state === 'name') named.push(entry.item.name);
+      else described.push(entry);
     }
-    if (live.length === 0) continue;
     const label = `### ${group.key || TOP_LEVEL_CATEGORY_LABEL}`;
-    body.push('');
-    if (group.collapsed) {
-      collapsed.push(group.key);
-      const names = live.map((e) => e.item.name);
-      body.push(label + NAMES_ONLY, names.join(', '));
-      namesOnly.push(...names);
-      continue;
+    if (described.length > 0) {
+      body.push('', label);
+      for (const entry of described) {
+        body.push(describedLine(entry.item.name, entry.shown.text));
+        included++;
+        if (entry.state === 'shortened') shortened.push(entry.item.name);
+      }
     }
-    body.push(label);
-    for (const entry of live) {
-      body.push(describedLine(entry.item.name, entry.shown.text));
-      included++;
-      if (entry.state === 'shortened') shortened.push(entry.item.name);
+    if (named.length > 0) {
+      collapsed.push(group.key);
+      body.push('', label + NAMES_ONLY, named.join(', '));
+      namesOnly.push(...named);
     }
   }
   const text = `${[...INTRO, ...notes(collapsed.length > 0, omitted.length), ...body].join('\n')}\n`;
@@ -465,19 +482,10 @@ function render(groups: readonly Group[], budgetTokens: number): CatalogResult {
 
   // Not even the introduction fits: only say how to reach the skills, or say nothing.
   const all = groups.flatMap((g) => g.entries.map((e) => e.item.name));
-  const count = all.length === 1 ? '1 skill is' : `${all.length} skills are`;
-  const pointer = `## Skills\n${count} available: skills_list() lists them, skills_list(query="<words>") searches them.\n`;
+  const skills = all.length === 1 ? '1 skill is' : `${all.length} skills are`;
+  const pointer = `## Skills\n${skills} available: skills_list() lists them, skills_list(query="<words>") searches them.\n`;
   const pointerTokens = tokensOfUnits(tokenUnits(pointer));
   const fitsPointer = pointerTokens <= budgetTokens;
-  return {
-    text: fitsPointer ? pointer : '',
-    tokens: fitsPointer ? pointerTokens : 0,
-    budgetTokens,
-    included: 0,
-    shortened: [],
-    collapsed: [],
-    namesOnly: [],
-    omitted: all,
-  };
+  const fallback = fitsPointer ? pointer : '';
+  return { text: fallback, tokens: fitsPointer ? pointerTokens : 0, budgetTokens, included: 0, shortened: [], collapsed: [], namesOnly: [], omitted: all };
 }
-
