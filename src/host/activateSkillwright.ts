@@ -24,6 +24,7 @@ import { SaveAsSkill } from './saveAsSkill/saveAsSkill';
 import { SkillActions } from './skills/skillActions';
 import { SkillCodeActions } from './skills/skillCodeActions';
 import { SkillDiagnostics } from './skills/skillDiagnostics';
+import { SkillEmbeddings } from './skills/skillEmbeddings';
 import { SkillService } from './skills/skillService';
 import { SkillsController } from './skills/skillsController';
 
@@ -34,6 +35,8 @@ export interface SkillwrightApi {
   readonly panel: PanelViewProvider;
   readonly status: StatusCollector;
   readonly skills: SkillService;
+  /** Skill embeddings for hybrid retrieval; started by the first chat turn or search (`status` says how it goes). */
+  readonly embeddings: SkillEmbeddings;
   readonly diagnostics: SkillDiagnostics;
   readonly models: ModelSetup;
   /** The live SKILL.md preview (one panel beside the editor). */
@@ -99,6 +102,8 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   panel.setArea('memory', memoryPanel);
   const preview = store.add(new SkillPreviewPanel(context.extensionUri, skills, logger));
   const models = new ModelSetup(context.secrets, logger);
+  // Created here, started on first use: nothing is read or sent during activation.
+  const embeddings = store.add(new SkillEmbeddings(skills, models, context.globalStorageUri.fsPath, logger));
   const sessions = store.add(new SessionService(context.globalStorageUri.fsPath, context.asAbsolutePath('dist'), logger));
   const policy = createApprovalPolicy(context.workspaceState, logger);
   const execution = store.add(new ExecutionService(skills, context.globalStorageUri.fsPath, logger));
@@ -108,7 +113,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     return { always: policy.allowlist().map(describeEntry), autoEdits: auto.edits === true, autoCommands: auto.commands === true };
   });
   const chat = store.add(
-    new ChatController({ panel, skills, memory, sessions, models, policy, execution, logger, summaryModel: () => resolveSummaryModel(models, logger) }),
+    new ChatController({ panel, skills, embeddings, memory, sessions, models, policy, execution, logger, summaryModel: () => resolveSummaryModel(models, logger) }),
   );
   panel.setArea('chat', chat);
   // A finished turn may have added an "always" grant the status page lists.
@@ -118,6 +123,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const skillActions = new SkillActions(skills, context.asAbsolutePath('skills-templates'), logger);
   const skillsBrowser = store.add(new SkillsController(skills, diagnostics, panel, skillActions, logger));
   panel.setArea('skills', skillsBrowser);
+  skillsBrowser.useEmbeddings(embeddings);
   // A run changes the skill's health line (and the usefulness order).
   store.add(execution.onDidRun(() => skillsBrowser.sync()));
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
@@ -191,7 +197,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, shutdown: async () => {
+  return { activationMs, panel, status, skills, embeddings, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, shutdown: async () => {
     await skills.flush();
     await execution.tuning.flush();
     await sessions.flush(logger);

@@ -7,6 +7,8 @@ import type { CatalogResult } from '../skills/catalog/skillCatalog';
 import { buildCatalog } from '../skills/catalog/skillCatalog';
 import type { SkillIndex } from '../skills/index/skillIndex';
 import type { SkillSearch } from '../skills/search/skillSearch';
+import type { SemanticSource } from '../skills/search/embeddingIndex';
+import { hybridSuggest } from '../skills/search/embeddingRanker';
 import type { SkillToolContext } from '../skills/tools/skillToolContext';
 import type { WorkspaceFolderRef } from '../base/skillRoots';
 import type { WorkspaceTools } from '../tools/workspaceTools';
@@ -25,6 +27,8 @@ export interface AgentParts {
   readonly folders: readonly WorkspaceFolderRef[];
   readonly index: SkillIndex;
   readonly search: SkillSearch;
+  /** Skill embeddings: with them, suggestions fuse meaning with words (embeddingRanker.ts). */
+  readonly embeddings?: SemanticSource;
   readonly workspaceTools: WorkspaceTools;
   readonly extraTools?: readonly AgentTool[];
   /** The executor behind skill_run; without it the agent can read skills but not run them. */
@@ -45,7 +49,14 @@ export interface AssembledAgent {
   readonly tools: AgentTool[];
   readonly prompt: SystemPrompt;
   readonly catalog: CatalogResult;
+  /** Lexical suggestions, synchronous. */
   readonly suggest: (text: string) => { name: string; description: string }[];
+  /**
+   * Hybrid suggestions when embeddings were given (else absent): words and meaning fused. Resolves
+   * within the embedding deadline (1.5 s) with the lexical suggestions when the embedding is late
+   * or fails; never rejects.
+   */
+  readonly suggestHybrid?: (text: string, signal?: AbortSignal) => Promise<{ name: string; description: string }[]>;
 }
 
 /** Reads AGENTS.md and its siblings from each folder, capped; missing files are skipped. */
@@ -96,5 +107,17 @@ export async function assembleAgent(parts: AgentParts): Promise<AssembledAgent> 
   // (skillSearch.ts), not a full search; hits below its score floor are noise, not worth tokens.
   const suggest = (text: string) =>
     parts.search.suggest(text, { top: MAX_SUGGESTIONS }).map((hit) => ({ name: hit.record.name, description: hit.record.description }));
-  return { tools, prompt, catalog, suggest };
+  const embeddings = parts.embeddings;
+  const suggestHybrid = embeddings
+    ? async (text: string, signal?: AbortSignal) => {
+        try {
+          const hits = await hybridSuggest(parts.search, embeddings, text, { top: MAX_SUGGESTIONS, ...(signal ? { signal } : {}) });
+          return hits.map((hit) => ({ name: hit.record.name, description: hit.record.description }));
+        } catch (error) {
+          parts.logger?.warn(`Hybrid skill suggestions failed, using word matching: ${describeError(error)}`);
+          return suggest(text);
+        }
+      }
+    : undefined;
+  return { tools, prompt, catalog, suggest, ...(suggestHybrid ? { suggestHybrid } : {}) };
 }

@@ -19,11 +19,14 @@ import type { SkillService } from '../skills/skillService';
 import type { ExecutionService } from '../execution/executionService';
 import type { RunApproval } from '../../core/execution/executionTypes';
 import type { StepProgress } from '../../core/execution/workflowRunner';
+import type { SemanticSource } from '../../core/skills/search/embeddingIndex';
 
 export interface AgentFactoryDeps {
   /** The cheaper model of `skillwright.sessions.summaryModel`, resolved per session (undefined: none). */
   readonly summaryModel?: () => Promise<ChatModel | undefined>;
   readonly skills: SkillService;
+  /** Skill embeddings (skillEmbeddings.ts): suggestions by meaning as well as words. */
+  readonly embeddings?: SemanticSource;
   readonly memory: MemoryService;
   readonly sessions: SessionService;
   /** Runs skills for skill_run; without it the agent can read skills but not run them. */
@@ -103,6 +106,7 @@ export async function buildAgent(deps: AgentFactoryDeps, currentSessionId: () =>
     folders: trusted ? folders : [],
     index: deps.skills.skillIndex,
     search: deps.skills.search,
+    ...(deps.embeddings ? { embeddings: deps.embeddings } : {}),
     workspaceTools,
     extraTools: [
       deps.memory.agentTool(),

@@ -5,6 +5,8 @@ import { COMMANDS } from '../../core/base/contributions';
 import { DisposableStore } from '../../core/base/disposableStore';
 import type { Logger } from '../../core/base/logger';
 import { browserSearch } from '../../core/skills/search/browserSearch';
+import type { SemanticSource } from '../../core/skills/search/embeddingIndex';
+import { hybridBrowserSearch } from '../../core/skills/search/embeddingRanker';
 import { browserArchivedSkills, browserCatalogSummary, browserSkills } from '../../core/skills/catalog/skillListItems';
 import type { LintCounts } from '../../core/skills/catalog/skillListItems';
 import { declaredSkills } from '../../core/skills/index/skillHealth';
@@ -46,6 +48,7 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
    * read only for skills whose runs called other skills, again when the file changes.
    */
   private readonly declaredCache = new Map<string, { readonly mtimeMs: number; readonly size: number; names?: readonly string[] }>();
+  private semantic: SemanticSource | undefined;
 
   constructor(
     private readonly skills: SkillService,
@@ -87,6 +90,9 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
         await vscode.commands.executeCommand(COMMANDS.showTrace, { skill: record.name });
         return;
       }
+      case 'skills/testTriggering':
+        await vscode.commands.executeCommand(COMMANDS.testTriggering, { file: message.file });
+        return;
       case 'skills/new':
         await this.actions.newFromTemplate();
         return;
@@ -190,6 +196,11 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
     this.store.dispose();
   }
 
+  /** Skill embeddings: searches then also rank by meaning (a second result follows the lexical one). */
+  useEmbeddings(semantic: SemanticSource): void {
+    this.semantic = semantic;
+  }
+
   private async search(query: string): Promise<void> {
     await this.skills.ready;
     const started = performance.now();
@@ -197,6 +208,14 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
     const tookMs = performance.now() - started;
     this.logger.debug(`Skill browser search "${query.slice(0, 60)}": ${files.length} hit(s) in ${tookMs.toFixed(1)} ms`);
     this.port.post({ type: 'skills/searchResult', query, files, tookMs });
+    // The words' ranking shows at once; the fused one replaces it when the query's embedding is back
+    // (the tab keeps only results for the query in its box).
+    if (!this.semantic) return;
+    const fused = await hybridBrowserSearch(query, this.skills.search, this.skills.skillIndex.all(), this.semantic);
+    if (!fused || (fused.length === files.length && fused.every((file, i) => file === files[i]))) return;
+    const fusedMs = performance.now() - started;
+    this.logger.debug(`Skill browser search "${query.slice(0, 60)}" by meaning as well: ${fused.length} hit(s) in ${fusedMs.toFixed(1)} ms`);
+    this.port.post({ type: 'skills/searchResult', query, files: fused, tookMs: fusedMs });
   }
 
   private schedule(): void {

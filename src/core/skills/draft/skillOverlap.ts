@@ -7,6 +7,8 @@ import { mergeDraftIntoSkill } from './skillMerge';
 import { parseSkillText } from '../model/skillParser';
 import { qualifiedName } from '../model/skillPaths';
 import { SkillSearch } from '../search/skillSearch';
+import type { SemanticSource } from '../search/embeddingIndex';
+import { SEMANTIC_DEPTH } from '../search/embeddingRanker';
 import type { LintFinding, SkillRecord } from '../model/skillTypes';
 
 /**
@@ -34,6 +36,11 @@ export interface OverlapOptions {
   readonly threshold?: number;
   /** Most overlaps returned; default 3. */
   readonly top?: number;
+  /**
+   * More candidates to score, beside the lexical ones (the skills nearest by embedding). They are
+   * scored the same way; one the lexical `similar` did not rank counts similarity 0.
+   */
+  readonly extraCandidates?: readonly SkillRecord[];
 }
 
 /** See docs/skill-tools.md, "Saving a session as a skill", for the measurements behind it. */
@@ -98,7 +105,10 @@ export function findSkillOverlaps(draft: { readonly name: string; readonly descr
   for (const term of topic) topicWeight += idf(term) ** 2;
 
   const overlaps: SkillOverlap[] = [];
-  for (const hit of search.similar({ name: draft.name, description: draft.description }, { top: CANDIDATES, minScore: 0 })) {
+  const hits = search.similar({ name: draft.name, description: draft.description }, { top: CANDIDATES, minScore: 0 });
+  const ranked = new Set(hits.map((hit) => hit.record.file));
+  for (const record of options.extraCandidates ?? []) if (!ranked.has(record.file)) hits.push({ record, score: 0, matched: [], fields: [] });
+  for (const hit of hits) {
     if (!files.has(hit.record.file)) continue;
     const terms = termsOf(hit.record);
     let shared = 0;
@@ -138,6 +148,8 @@ export interface OverlapOfferContext extends OverlapOptions {
   readonly records: readonly SkillRecord[];
   /** Reads a SKILL.md as text (the host's FileSystemPort, decoded). */
   readonly readText: (file: string) => Promise<string>;
+  /** Skill embeddings: the skills nearest the draft by meaning become candidates too. */
+  readonly semantic?: SemanticSource;
 }
 
 /**
@@ -148,7 +160,8 @@ export async function skillOverlapOffer(draftText: string, ctx: OverlapOfferCont
   const parsed = parseSkillText(draftText);
   const name = typeof parsed.frontmatter['name'] === 'string' ? parsed.frontmatter['name'] : '';
   const description = typeof parsed.frontmatter['description'] === 'string' ? parsed.frontmatter['description'] : '';
-  const overlaps = findSkillOverlaps({ name, description }, ctx.records, ctx);
+  const near = ctx.semantic ? await ctx.semantic.nearest(`${name}\n${description}`, { top: SEMANTIC_DEPTH }).catch(() => undefined) : undefined;
+  const overlaps = findSkillOverlaps({ name, description }, ctx.records, near ? { ...ctx, extraCandidates: near.map((hit) => hit.record) } : ctx);
   const best = overlaps[0];
   if (!best) return { overlaps };
   let existing: string;

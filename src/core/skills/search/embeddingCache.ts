@@ -1,0 +1,86 @@
+/**
+ * The file that keeps skill embeddings between sessions: vectors by content hash, for one model.
+ * Binary, because 10,000 vectors of 768 numbers are 30 MB as float32 and three times that as JSON:
+ *
+ *   "SWEMB01\n"                      8 bytes, the format and its version
+ *   header length                    uint32, little-endian
+ *   header                           UTF-8 JSON { model, dimensions, hashes: string[] }
+ *   padding                          zero bytes up to a multiple of 4
+ *   vectors                          hashes.length × dimensions float32, little-endian, in hash order
+ *
+ * Anything else (another format, a cut file, a header that does not match the data, a number that
+ * is not finite) is reported as corrupt, and the owner starts afresh.
+ */
+
+const MAGIC = 'SWEMB01\n';
+const MAX_DIMENSIONS = 65_536;
+
+export interface EmbeddingCacheContent {
+  readonly model: string;
+  readonly dimensions: number;
+  /** Unit-length vectors by content hash (embeddingText.ts). */
+  readonly vectors: ReadonlyMap<string, Float32Array>;
+}
+
+export type DecodedCache = { readonly ok: true; readonly content: EmbeddingCacheContent } | { readonly ok: false; readonly reason: string };
+
+export function encodeEmbeddingCache(content: EmbeddingCacheContent): Uint8Array {
+  const hashes = [...content.vectors.keys()];
+  const header = new TextEncoder().encode(JSON.stringify({ model: content.model, dimensions: content.dimensions, hashes }));
+  const start = align(MAGIC.length + 4 + header.length);
+  const bytes = new Uint8Array(start + hashes.length * content.dimensions * 4);
+  bytes.set(new TextEncoder().encode(MAGIC), 0);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(MAGIC.length, header.length, true);
+  bytes.set(header, MAGIC.length + 4);
+  let offset = start;
+  for (const hash of hashes) {
+    const vector = content.vectors.get(hash) as Float32Array;
+    if (vector.length !== content.dimensions) throw new RangeError(`The vector of ${hash} has ${vector.length} dimensions, not ${content.dimensions}.`);
+    for (let i = 0; i < vector.length; i++, offset += 4) view.setFloat32(offset, vector[i] as number, true);
+  }
+  return bytes;
+}
+
+export function decodeEmbeddingCache(bytes: Uint8Array): DecodedCache {
+  const fail = (reason: string): DecodedCache => ({ ok: false, reason });
+  if (bytes.length < MAGIC.length + 4 || new TextDecoder().decode(bytes.subarray(0, MAGIC.length)) !== MAGIC) {
+    return fail('it is not a Skillwright embeddings cache (or of another version)');
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = view.getUint32(MAGIC.length, true);
+  const headerEnd = MAGIC.length + 4 + headerLength;
+  if (headerEnd > bytes.length) return fail('its header is cut off');
+  let header: unknown;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(MAGIC.length + 4, headerEnd)));
+  } catch {
+    return fail('its header is not valid JSON');
+  }
+  if (typeof header !== 'object' || header === null) return fail('its header is not an object');
+  const { model, dimensions, hashes } = header as Record<string, unknown>;
+  if (typeof model !== 'string' || model === '') return fail('its header names no model');
+  if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions <= 0 || dimensions > MAX_DIMENSIONS) {
+    return fail(`its dimension count (${String(dimensions)}) is not a positive integer up to ${MAX_DIMENSIONS}`);
+  }
+  if (!Array.isArray(hashes) || !hashes.every((hash) => typeof hash === 'string')) return fail('its header has no list of hashes');
+  const start = align(headerEnd);
+  const expected = start + hashes.length * dimensions * 4;
+  if (bytes.length !== expected) return fail(`it holds ${bytes.length} bytes where its header promises ${expected}`);
+  const vectors = new Map<string, Float32Array>();
+  let offset = start;
+  for (const hash of hashes) {
+    const vector = new Float32Array(dimensions);
+    for (let i = 0; i < dimensions; i++, offset += 4) {
+      const value = view.getFloat32(offset, true);
+      if (!Number.isFinite(value)) return fail(`the vector of ${hash} holds a number that is not finite`);
+      vector[i] = value;
+    }
+    vectors.set(hash, vector);
+  }
+  return { ok: true, content: { model, dimensions, vectors } };
+}
+
+function align(offset: number): number {
+  return Math.ceil(offset / 4) * 4;
+}
