@@ -133,10 +133,11 @@ export function abortedDuringCompaction(): ModelError {
 /** Where the kept part starts, or undefined when nothing older than it can be summarised. */
 function chooseCut(body: readonly ChatMessage[], start: number, keepTurns: number, budget: number, suffix: (cut: number) => number): number | undefined {
   const userCuts: number[] = [];
-  for (let i = start + 1; i < body.length; i++) if (body[i]?.role === 'user') userCuts.push(i);
+  for (let i = start; i < body.length; i++) if (body[i]?.role === 'user') userCuts.push(i);
   for (let turns = Math.max(1, keepTurns); turns >= 1; turns--) {
     const cut = userCuts[userCuts.length - turns];
-    if (cut !== undefined && suffix(cut) <= budget) return cut;
+    // Kept whole when they fit: with nothing older than them there is nothing to compact.
+    if (cut !== undefined && suffix(cut) <= budget) return cut > start ? cut : undefined;
   }
   // Even the last turn is too large: cut inside it, before an assistant message, keeping as much as fits.
   const lastUser = userCuts[userCuts.length - 1] ?? start;
@@ -147,7 +148,8 @@ function chooseCut(body: readonly ChatMessage[], start: number, keepTurns: numbe
     if (suffix(i) <= budget) return i;
   }
   if (best !== undefined) return best;
-  return userCuts[userCuts.length - 1];
+  const last = userCuts[userCuts.length - 1];
+  return last !== undefined && last > start ? last : undefined;
 }
 
 function countTurns(body: readonly ChatMessage[], start: number): number {

@@ -110,6 +110,15 @@ describe('a 200-turn session against a small-window model', function () {
       const tools = JSON.stringify((chats[0]?.body as { tools?: unknown }).tools);
       for (const chat of chats) assert.equal(JSON.stringify((chat.body as { tools?: unknown }).tools), tools);
 
+      // No request ever carries a tool result without the call it answers.
+      for (const body of server.chatRequests) {
+        const calls = new Set<string>();
+        for (const message of body.messages) {
+          if (message.role === 'assistant') for (const call of message.tool_calls ?? []) calls.add(call.id);
+          if (message.role === 'tool') assert.ok(calls.has(message.tool_call_id), `orphan tool result ${message.tool_call_id}`);
+        }
+      }
+
       // After each compaction the provider still serves the tools and the system prompt from its cache.
       const afterCompaction = usages.filter((u) => u.afterCompaction);
       assert.equal(afterCompaction.length, compactions.length);
