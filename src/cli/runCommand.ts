@@ -13,7 +13,14 @@ import { MemoryTool } from '../core/memory/memoryTool';
 import { defaultDataDir } from '../core/base/dataDir';
 import { sessionAgentTool } from '../core/agent/sessionAgentTool';
 import { SessionIndex } from '../core/sessions/sessionIndex';
-import { NodeAppendPort, SessionLog, toChatMessages } from '../core/sessions/sessionLog';
+import { NodeAppendPort, SessionLog } from '../core/sessions/sessionLog';
+import type { ChatMessage } from '../core/llm/chatTypes';
+import { contextWindowFor } from '../core/llm/contextWindows';
+import { tokenCounterFor } from '../core/llm/tokenCounter';
+import { DEFAULT_THRESHOLD_SHARE } from '../core/agent/contextUsage';
+import { skillReader } from '../core/agent/skillReader';
+import type { PriorCompaction } from '../core/sessions/compactedHistory';
+import { compactedHistory } from '../core/sessions/compactedHistory';
 import type { SessionWriter } from '../core/sessions/sessionWriter';
 import { configuredRoots } from '../core/skills/index/configuredRoots';
 import { SkillIndex } from '../core/skills/index/skillIndex';
@@ -101,18 +108,31 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     date: new Date().toISOString().slice(0, 10),
   });
   const { OpenAiChatModel } = await import('../providers/openAiChatModel');
+  const { listModelWindows } = await import('../providers/modelConnection');
   const apiKey = env.env.OPENAI_API_KEY;
   const model = new OpenAiChatModel({ baseUrl, model: modelName, ...(apiKey ? { apiKey } : {}) });
-  // A resumed session keeps the system prompt it started with, byte for byte.
+  // Environment variables, like the model itself: SKILLWRIGHT_COMPACTION_MODEL and SKILLWRIGHT_CONTEXT_WINDOW mirror the settings.
+  const compactionModelName = env.env.SKILLWRIGHT_COMPACTION_MODEL?.trim();
+  const summaryModel = compactionModelName ? new OpenAiChatModel({ baseUrl, model: compactionModelName, ...(apiKey ? { apiKey } : {}) }) : undefined;
+  // Same window rules as the extension: the flag (its setting), the server's model list, the table, 32,000.
+  const windowSetting = contextWindowSetting(env.env.SKILLWRIGHT_CONTEXT_WINDOW);
+  const served = windowSetting > 0 ? undefined : (await listModelWindows({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 5_000 })).get(modelName);
+  let learnedWindow: number | undefined;
+  const window = () => contextWindowFor(modelName, { ...(windowSetting > 0 ? { setting: windowSetting } : {}), ...(learnedWindow ? { learned: learnedWindow } : {}), ...(served ? { server: served } : {}) });
+  // A resumed session keeps the system prompt it started with, byte for byte, and its compacted state.
   const resumeId = stringFlag(args, '--session');
   let systemPrompt = agent.prompt.text;
-  let history: ReturnType<typeof toChatMessages> = [];
+  let history: ChatMessage[] = [];
+  let priorCompaction: PriorCompaction | undefined;
   if (resumeId) {
     const resumed = await sessions.resume(resumeId).catch(() => undefined);
     if (!resumed?.session.header) throw new UsageError(`no session "${resumeId}" in ${sessions.dir}`);
     writer = resumed.writer;
     systemPrompt = resumed.session.header.systemPrompt;
-    history = toChatMessages(resumed.session).slice(1);
+    const rebuilt = compactedHistory(resumed.session);
+    history = rebuilt.messages;
+    priorCompaction = rebuilt.prior;
+    for (const reason of rebuilt.skipped ?? []) env.stderr(`skillwright run: ${reason}\n`);
   } else {
     writer = await sessions.create({ model: model.id, systemPrompt, promptLayers: agent.prompt.layers, workspace: cwd });
   }
@@ -129,6 +149,19 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     approvals: createApprovalGate(policy, async () => 'deny'),
     maxSteps,
     suggest: agent.suggest,
+    ...(priorCompaction ? { priorCompaction } : {}),
+    context: {
+      counter: tokenCounterFor(modelName),
+      window,
+      thresholdShare: DEFAULT_THRESHOLD_SHARE,
+      ...(summaryModel ? { summaryModel } : {}),
+      onWindowLearned: (tokens) => (learnedWindow = tokens),
+      readSkill: skillReader(() => ({ fs: env.fs, index })),
+    },
+    onCompaction: (info, record) => {
+      appended = appended.then(() => log.appendCompaction(record));
+      if (!json) env.stderr(`\n[compacted] ${info.messagesCompacted} messages → summary (${info.summaryTokens} tokens)\n`);
+    },
   });
 
   const result = await session.send(prompt, {
@@ -161,6 +194,13 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     if (result.reason === 'max_steps') env.stderr(`skillwright run: stopped after ${maxSteps} model requests (--max-steps)\n`);
   }
   return result.reason === 'stop' ? 0 : result.reason === 'aborted' ? 130 : 1;
+}
+
+function contextWindowSetting(value: string | undefined): number {
+  if (value === undefined || value.trim() === '' || value.trim() === '0') return 0;
+  const tokens = Number(value);
+  if (!Number.isInteger(tokens) || tokens < 1_024) throw new UsageError(`SKILLWRIGHT_CONTEXT_WINDOW must be a whole number of tokens, at least 1024 (or 0 for the server's figure), not "${value.slice(0, 40)}"`);
+  return tokens;
 }
 
 /** sql.js's wasm: beside the bundled CLI in dist/, or in node_modules when run from sources. */

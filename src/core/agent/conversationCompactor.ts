@@ -74,7 +74,8 @@ export async function compactConversation(request: CompactRequest): Promise<Comp
 
   const cut = chooseCut(body, start, request.keepRecentTurns ?? DEFAULT_KEEP_RECENT_TURNS, keptBudget, suffix);
   if (cut === undefined) {
-    const clipped = clipOversized(body, keptBudget + summaryBudget + skillsBudget, counter, request.window);
+    // Nothing older to summarise: clip only what could not fit the window at all (a tenth left for the reply).
+    const clipped = clipOversized(body, Math.max(MIN_MESSAGE_TOKENS, request.window - fixed - Math.floor(request.window / 10)), counter, request.window);
     if (clipped) return { kind: 'clipped', messages: [system, ...clipped] };
     return { kind: 'unchanged', reason: `nothing to compact yet: the conversation is only its last ${countTurns(body, start)} turn(s), which are kept verbatim` };
   }

@@ -119,6 +119,36 @@ describe('skillwright run (headless agent)', () => {
     assert.equal((await run(['-p', 'x', '--session', 'no-such-session'])).code, 2);
   });
 
+  it('compacts a resumed session past the listed window, records it, and resumes from the compacted state', async () => {
+    const isSummary = (body: { messages: { content?: unknown }[] }) => String(body.messages[0]?.content).startsWith('You summarise');
+    server.on({ user: 'first:' }, { text: 'Read all of it.' });
+    const first = await run(['-p', `first: ${'legacy importer notes '.repeat(1_000)}`, '--json']);
+    assert.equal(first.code, 0, first.err);
+    const id = first.out.trim().split('\n').map((line) => JSON.parse(line) as { type: string; id?: string }).find((e) => e.type === 'session')?.id;
+    assert.ok(id);
+    // The next run meets a server whose listed window that first request nearly fills (80 % is the threshold).
+    const firstTokens = Math.ceil((server.requests.at(-1)?.rawBody.length ?? 0) / 4);
+    await server.close();
+    server = await ScriptedModelServer.start({ models: ['scripted'], contextWindow: Math.ceil(firstTokens * 1.15) });
+    server.always({ request: isSummary }, { text: '## Goal\nInvestigate the LEGACY-IMPORTER.' });
+
+    server.on({ user: 'second' }, { text: 'Done.' });
+    const second = await run(['-p', 'second question', '--session', id]);
+    assert.equal(second.code, 0, second.err);
+    assert.match(second.err, /\[compacted\] 2 messages → summary \(\d+ tokens\)/);
+    const file = path.join(home, 'data', 'sessions', `${id}.jsonl`);
+    const records = fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; kept?: number });
+    assert.deepEqual(records.filter((r) => r.type === 'compaction').map((r) => r.kept), [1]);
+    assert.equal(records.filter((r) => r.type === 'message').length, 4, 'the log keeps every message');
+
+    server.on({ user: 'third' }, { text: 'Still here.' });
+    const third = await run(['-p', 'third question', '--session', id]);
+    assert.equal(third.code, 0, third.err);
+    const sent = server.chatRequests.at(-1);
+    assert.match(String(sent?.messages[1]?.content), /<conversation-summary>[\s\S]*LEGACY-IMPORTER/);
+    assert.ok(!JSON.stringify(sent?.messages).includes('legacy importer notes legacy'), 'the compacted turn stays compacted after a resume');
+  });
+
   it('explains a missing model and a failing one', async () => {
     const missing = await run(['-p', 'hi'], { SKILLWRIGHT_BASE_URL: '', SKILLWRIGHT_MODEL: '' });
     assert.equal(missing.code, 2);
