@@ -15,7 +15,7 @@ const VALUE_FLAGS = new Set([
   '--root', '--budget', '--top', '--platform', '-p', '--prompt', '--cwd', '--session', '--base-url', '--model', '--max-steps', '--data-dir',
   '--args', '--args-file', '--since', '--skill', '--format', '--limit', '--runs', '--query', '--min-rate',
 ]);
-const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v', '--yes-reads-only', '--yes-edits', '--yes-commands']);
+const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v', '--yes-reads-only', '--yes-edits', '--yes-commands', '--no-cache']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];

@@ -3,9 +3,6 @@ import type { ParsedArgs } from './cliArgs';
 import { parseArgs, UsageError } from './cliArgs';
 import type { CliEnv } from './cliCommands';
 import { catalogCommand, lintCommand, listCommand, searchCommand, viewCommand } from './cliCommands';
-import { runCommand } from './runCommand';
-import { runSkillCommand, testSkillCommand } from './skillRunCommands';
-import { tracesCommand } from './traceCommands';
 
 export type { CliEnv } from './cliCommands';
 
@@ -44,6 +41,7 @@ run, run-skill, test-skill and traces keep sessions and traces in the extension'
 
 Options:
   --root DIR      add a skill folder (repeatable)
+  --no-cache      lint, list, catalog, search, view: do not use the index snapshot in the cache folder
   --json          machine-readable output (shapes in docs/cli.md)
   -v, --version   print the version and exit
   -h, --help      print this help and exit
@@ -57,10 +55,12 @@ const COMMANDS: Record<string, Command> = {
   catalog: catalogCommand,
   search: searchCommand,
   view: viewCommand,
-  run: runCommand,
-  'run-skill': runSkillCommand,
-  'test-skill': testSkillCommand,
-  traces: tracesCommand,
+  // The agent, the executor and the session store (openai, sql.js, ajv, zod) load only for the
+  // commands that use them, so the skill-folder commands and --help start quickly.
+  run: async (args, env) => (await import('./runCommand')).runCommand(args, env),
+  'run-skill': async (args, env) => (await import('./skillRunCommands')).runSkillCommand(args, env),
+  'test-skill': async (args, env) => (await import('./skillRunCommands')).testSkillCommand(args, env),
+  traces: async (args, env, version) => (await import('./traceCommands')).tracesCommand(args, env, version),
   'test-trigger': async (args, env) => (await import('./triggerTestCommand')).triggerTestCommand(args, env),
 };
 
