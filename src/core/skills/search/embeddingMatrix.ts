@@ -163,18 +163,25 @@ export class VectorMatrix {
   private sketchCandidates(query: Float32Array, wanted: number): number[] {
     const sketch = new Float32Array(SKETCH_DIMENSIONS);
     sketchInto(query, sketch, 0);
-    const best = new TopList(wanted);
+    const count = this.keys.length;
+    const estimates = new Float32Array(count);
     const sketches = this.sketches;
-    for (let row = 0, offset = 0; row < this.keys.length; row++) {
+    for (let row = 0, offset = 0; row < count; row++) {
       let a = 0;
       let b = 0;
       for (let j = 0; j < SKETCH_DIMENSIONS; j += 2, offset += 2) {
         a += (sketches[offset] as number) * (sketch[j] as number);
         b += (sketches[offset + 1] as number) * (sketch[j + 1] as number);
       }
-      best.offer(row, a + b);
+      estimates[row] = a + b;
     }
-    return best.rows().map((hit) => hit.row);
+    if (wanted >= count) return Array.from({ length: count }, (_, row) => row);
+    // A selection, not a sorted list: keeping 400 candidates in order cost more than the scan itself.
+    const threshold = kthLargest(estimates.slice(), wanted);
+    const rows: number[] = [];
+    for (let row = 0; row < count && rows.length < wanted; row++) if ((estimates[row] as number) > threshold) rows.push(row);
+    for (let row = 0; row < count && rows.length < wanted; row++) if (estimates[row] === threshold) rows.push(row);
+    return rows;
   }
 
   private grow(rows: number): void {
@@ -187,6 +194,33 @@ export class VectorMatrix {
     sketches.set(this.sketches.subarray(0, this.keys.length * SKETCH_DIMENSIONS));
     this.sketches = sketches;
   }
+}
+
+/** The k-th largest value (k from 1), by quickselect; reorders `values`. */
+function kthLargest(values: Float32Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  const target = k - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] as number) > pivot) i++;
+      while ((values[j] as number) < pivot) j--;
+      if (i <= j) {
+        const swap = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return values[target] as number;
 }
 
 /** The `size` best (row, score) pairs offered, kept in a sorted array: cheap when size is small. */
