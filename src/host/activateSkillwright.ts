@@ -27,6 +27,7 @@ import { SkillDiagnostics } from './skills/skillDiagnostics';
 import { SkillEmbeddings } from './skills/skillEmbeddings';
 import { SkillService } from './skills/skillService';
 import { SkillsController } from './skills/skillsController';
+import { TriggerTestCommand } from './skills/triggerTestCommand';
 
 /** What the extension exports to other extensions and to its own integration tests. */
 export interface SkillwrightApi {
@@ -129,7 +130,9 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
   const traceView = store.add(new TraceView(context.extensionUri, execution.traces, logger));
   const showLogs = () => channel.show(true);
-  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView, execution });
+  // A kept trigger test changes the skill's health line and the preview's Triggering part.
+  const triggerTests = new TriggerTestCommand({ skills, memory, sessions, models, execution, logger, onDidKeep: () => (skillsBrowser.sync(), preview.refresh()) });
+  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView, execution, triggerTests });
   registerCommands(store, handlers, logger, vscodeCommandFailureUi(showLogs));
 
   // One listener per event, fanning out to the parts that care in a written-down order.

@@ -20,6 +20,7 @@ import type { SkillService } from './skills/skillService';
 import type { TraceView } from './execution/traceView';
 import type { ExecutionService } from './execution/executionService';
 import { readRunSkillArgs, runNamedSkill } from './execution/runSkillForm';
+import type { TriggerTestCommand } from './skills/triggerTestCommand';
 
 /** What the commands act on; all of it is created by activateSkillwright. */
 export interface CommandDeps {
@@ -38,6 +39,8 @@ export interface CommandDeps {
   readonly execution: ExecutionService;
   /** The Skill Run Trace panel: a run's timeline, or a pick of the recent runs. */
   readonly traceView: TraceView;
+  /** Test Triggering: does the model load a skill for the requests it is meant for? */
+  readonly triggerTests: TriggerTestCommand;
 }
 
 /** A handler per command of the manifest; typed by `CommandId`, so a command without one does not compile. */
@@ -79,6 +82,8 @@ export function commandHandlers(deps: CommandDeps): Record<CommandId, CommandHan
     [COMMANDS.saveSelectionAsSkill]: (args?: unknown) => saveAsSkill.fromSelection(isSaveAsSkillArgs(args) ? args : undefined),
     // `{ traceId }` from a chat card, `{ skill }` from a skill's "Last runs", nothing from the palette.
     [COMMANDS.showTrace]: (args?: unknown) => deps.traceView.show(args),
+    // `{ name | file, queries?, examples?, runs? }` from scripts, the Skills tab and the preview; a SKILL.md URI from a menu.
+    [COMMANDS.testTriggering]: (target?: unknown) => deps.triggerTests.run(target),
     [COMMANDS.reindexSkills]: () =>
       vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
         await skills.reindex();

@@ -86,6 +86,31 @@ const skillRuntime = z.object({
 });
 export type SkillRuntimeView = z.infer<typeof skillRuntime>;
 
+const triggerQuery = z.object({
+  query: str,
+  runs: count,
+  loaded: count,
+  /** Skills loaded instead, most often first. */
+  others: z.array(z.object({ name: str, runs: count })),
+});
+
+/** How the skill gets chosen: chat turns that suggested and loaded it, and the latest Test Triggering. */
+const skillTriggering = z.object({
+  /** The indexed name (what Test Triggering tests). */
+  name: str,
+  /** "suggested 14×, loaded 9× (6 of them when suggested)"; `''` before any chat turn touched it. */
+  stats: str,
+  /** "Triggering: 5/6 runs loaded it, 2 days ago"; absent before a test. */
+  line: z.optional(str),
+  /** The SKILL.md changed since the test. */
+  outdated: z.boolean(),
+  model: z.optional(str),
+  queries: z.array(triggerQuery),
+  /** How many example_queries the skill has (Test Triggering asks for queries when none). */
+  exampleQueries: count,
+});
+export type SkillTriggeringView = z.infer<typeof skillTriggering>;
+
 const skillPreview = z.object({
   file: str,
   /** Set when the frontmatter cannot be read; the body is still shown. */
@@ -110,6 +135,8 @@ const skillPreview = z.object({
   catalogListed: z.boolean(),
   workflow: z.optional(z.array(workflowStep)),
   runtime: z.optional(skillRuntime),
+  /** For indexed skills in use: how it triggers. */
+  triggering: z.optional(skillTriggering),
 });
 export type SkillPreview = z.infer<typeof skillPreview>;
 
@@ -120,6 +147,7 @@ const previewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('preview/openLink'), href: z.string().check(z.maxLength(4_000)) }),
   z.object({ type: z.literal('preview/showTrace'), traceId: id }),
   z.object({ type: z.literal('preview/revertTuning'), changeId: id }),
+  z.object({ type: z.literal('preview/testTriggering') }),
 ]);
 export type PreviewToHost = z.infer<typeof previewToHost>;
 

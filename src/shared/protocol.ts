@@ -337,6 +337,7 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skills/delete'), file: str }),
   z.object({ type: z.literal('skills/reveal'), file: str }),
   z.object({ type: z.literal('skills/lastRuns'), file: str }),
+  z.object({ type: z.literal('skills/testTriggering'), file: str }),
   z.object({ type: z.literal('skills/setEnabled'), file: str, enabled: z.boolean() }),
   z.object({ type: z.literal('skills/reindex') }),
   z.object({ type: z.literal('skills/archive'), file: str }),

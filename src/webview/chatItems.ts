@@ -1,6 +1,7 @@
 import type { ApprovalAnswerValue, ChatAction, ChatItem, RunStepView, WebviewToHost } from '../shared/protocol';
 import { formatDuration, STEP_STATE_TEXT } from '../shared/traceProtocol';
 import { el } from './dom';
+import { compactionItem } from './compactionItem';
 import { renderMarkdown } from './markdown';
 
 type Send = (message: WebviewToHost) => void;
@@ -266,5 +267,7 @@ export function renderChatItem(item: ChatItem, send: Send): HTMLElement {
       return turnItem(item, send);
     case 'notice':
       return noticeItem(item);
+    case 'compaction':
+      return compactionItem(item, renderRichText, send);
   }
 }

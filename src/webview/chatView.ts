@@ -1,11 +1,16 @@
-import type { AreaMessage, ChatItem, ChatSnapshot, HostToWebview, ModelPresetView } from '../shared/protocol';
+import type { AreaMessage, ChatItem, ChatSnapshot, ContextMeter, HostToWebview, ModelPresetView } from '../shared/protocol';
 import { assertNever } from '../shared/protocol';
 import { assistantItem, renderChatItem } from './chatItems';
+import { contextMeterNode } from './contextMeter';
+import { CHAT_COMMANDS } from '../shared/system/chatCommands';
 import { el } from './dom';
 import { interceptLinks } from './markdown';
 import { panelState, updatePanelState } from './panelState';
 import { SlashMenu } from './slashMenu';
 import type { Send, TabView } from './tabView';
+
+/** The chat box's own commands, offered in the `/` menu beside the skills (core/agent/slashCommand.ts runs them). */
+const BUILT_IN_COMMANDS = Object.entries(CHAT_COMMANDS).map(([name, description]) => ({ name, description: `Built-in: ${description}` }));
 
 interface ChatSlice {
   draft?: string;
@@ -29,6 +34,7 @@ export class ChatView implements TabView<'chat'> {
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly header: HTMLElement;
+  private readonly meterSlot: HTMLElement;
   private readonly setupSlot: HTMLElement;
   private readonly slash: SlashMenu;
   private readonly items = new Map<string, ChatItem>();
@@ -41,6 +47,7 @@ export class ChatView implements TabView<'chat'> {
 
   constructor(private readonly send: Send) {
     this.header = el('div', { class: 'chat-header' });
+    this.meterSlot = el('div', { class: 'context-slot' });
     this.setupSlot = el('div', { class: 'setup-slot' });
     this.log = el('div', { class: 'chat-log', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: '0' });
     interceptLinks(this.log, (href) => send({ type: 'chat/openLink', href }));
@@ -86,8 +93,11 @@ export class ChatView implements TabView<'chat'> {
       case 'chat/busy':
         this.setBusy(message.busy);
         return;
+      case 'chat/context':
+        this.renderMeter(message.context);
+        return;
       case 'chat/skillNames':
-        this.slash.setSkills(message.skills);
+        this.slash.setSkills([...BUILT_IN_COMMANDS, ...message.skills.filter((skill) => !BUILT_IN_COMMANDS.some((c) => c.name === skill.name))]);
         return;
       default:
         assertNever(message);
@@ -134,10 +144,22 @@ export class ChatView implements TabView<'chat'> {
         'div',
         { class: 'actions', role: 'toolbar', 'aria-label': 'Chat actions' },
         button('New Chat', () => this.send({ type: 'chat/new' })),
+        button('Compact', () => this.send({ type: 'chat/compact' }), { 'aria-label': 'Compact the conversation: summarise older messages', title: 'Summarise older messages to free the context window (also /compact)' }),
         button('Save as Skill', () => this.send({ type: 'chat/saveAsSkill' }), { 'aria-label': 'Save this chat as a skill' }),
       ),
+      this.meterSlot,
     );
+    if (chat.context) this.renderMeter(chat.context);
+    else this.meterSlot.replaceChildren();
     if (!chat.trusted) this.header.append(el('p', { class: 'notice warning', role: 'note' }, 'Restricted Mode: the agent can read but not change or run anything, and project skills and memory are left out.'));
+  }
+
+  /** The context meter; a disclosure the person opened stays open as the figures change. */
+  private renderMeter(context: ContextMeter): void {
+    const wasOpen = this.meterSlot.querySelector('details')?.open ?? false;
+    const node = contextMeterNode(context);
+    if (node instanceof HTMLDetailsElement) node.open = wasOpen;
+    this.meterSlot.replaceChildren(node);
   }
 
   private renderSetup(presets: readonly ModelPresetView[] | undefined): void {

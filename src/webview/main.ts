@@ -63,6 +63,7 @@ function route(message: HostToWebview): void {
     case 'chat/item':
     case 'chat/delta':
     case 'chat/busy':
+    case 'chat/context':
     case 'chat/skillNames':
       views.chat?.handle(message);
       return;

@@ -76,7 +76,12 @@ export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
   return [
     { label: 'Open', run: () => send({ type: 'skills/open', file }) },
     { label: 'Open Preview', run: () => send({ type: 'skills/preview', file }) },
-    ...(item.disabled || item.shadowedBy || item.platformHidden ? [] : [{ label: 'Run in Chat…', run: () => send({ type: 'skills/run', file }) }]),
+    ...(item.disabled || item.shadowedBy || item.platformHidden
+      ? []
+      : [
+          { label: 'Run in Chat…', run: () => send({ type: 'skills/run', file }) },
+          { label: 'Test Triggering…', run: () => send({ type: 'skills/testTriggering', file }) },
+        ]),
     ...((item.usage?.runs ?? 0) > 0 ? [{ label: 'Last Runs…', run: () => send({ type: 'skills/lastRuns', file }) }] : []),
     { label: 'Duplicate…', run: () => send({ type: 'skills/duplicate', file }) },
     { label: 'Rename…', run: () => send({ type: 'skills/rename', file }) },

@@ -111,7 +111,8 @@ export function triggerTestTarget(name: string, skills: SkillToolContext): { ok:
   return found.ok ? { ok: true, record: found.value } : { ok: false, error: found.error };
 }
 
-function hashOf(bytes: Uint8Array): string {
+/** What a kept result is compared with: a SKILL.md edited since its test makes the result outdated. */
+export function skillContentHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 
@@ -154,7 +155,7 @@ export async function runTriggerTest(options: TriggerTestOptions): Promise<Trigg
     throw new TriggerTestError(`runs must be a whole number from 1 to ${MAX_TRIGGER_RUNS}, not ${String(options.runs)}`);
   }
   const now = options.now ?? Date.now;
-  const contentHash = hashOf(await options.skills.fs.readFile(record.file));
+  const contentHash = skillContentHash(await options.skills.fs.readFile(record.file));
   const tools = triggerTestTools(options.tools, options.skills);
   const total = queries.length * options.runs;
   const results: TriggerQueryResult[] = [];

@@ -22,6 +22,7 @@ export const COMMANDS = {
   saveAsSkill: 'skillwright.saveAsSkill',
   saveSelectionAsSkill: 'skillwright.saveSelectionAsSkill',
   showTrace: 'skillwright.showTrace',
+  testTriggering: 'skillwright.testTriggering',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;

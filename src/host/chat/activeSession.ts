@@ -1,10 +1,13 @@
 import type { ApprovalGate } from '../../core/toolkit/agentTool';
 import { AgentSession } from '../../core/agent/agentSession';
+import type { SessionContextOptions } from '../../core/agent/agentSession';
+import type { PriorCompaction } from '../../core/sessions/compactedHistory';
 import type { ChatMessage, ChatModel, ChatRequest } from '../../core/llm/chatTypes';
 import type { SessionWriter } from '../../core/sessions/sessionWriter';
 import type { BuiltAgent } from './agentFactory';
 import type { RunApproval } from '../../core/execution/executionTypes';
 import { gateRunApproval } from '../../core/agent/runApproval';
+import { VscodeLmChatModel } from '../models/vscodeLmChatModel';
 
 /** Forwards to whichever model the settings name now, so a session survives a model change. */
 export class CurrentModel implements ChatModel {
@@ -14,6 +17,10 @@ export class CurrentModel implements ChatModel {
   }
   set(model: ChatModel): void {
     this.current = model;
+  }
+  /** VS Code's context window for one of its language models; undefined for other models. */
+  get maxInputTokens(): number | undefined {
+    return this.current instanceof VscodeLmChatModel ? this.current.maxInputTokens : undefined;
   }
   stream(request: ChatRequest) {
     return this.current.stream(request);
@@ -26,6 +33,10 @@ export interface ActiveSessionOptions {
   readonly systemPrompt: string;
   readonly promptLayers?: { stable: string; context: string; volatile: string };
   readonly history?: readonly ChatMessage[];
+  /** A resumed session's last compaction, which `history` starts from. */
+  readonly priorCompaction?: PriorCompaction;
+  /** Measuring and compaction (window, threshold, summary model); the chat model itself when absent. */
+  readonly context?: (model: CurrentModel) => SessionContextOptions;
   readonly approvals: ApprovalGate;
   readonly maxSteps: number;
   /** Told when saving a record failed; the conversation goes on. */
@@ -61,6 +72,10 @@ export class ActiveSession {
       tools: options.built.assembled.tools,
       systemPrompt: options.systemPrompt,
       ...(options.history ? { history: options.history } : {}),
+      ...(options.priorCompaction ? { priorCompaction: options.priorCompaction } : {}),
+      ...(options.context ? { context: options.context(this.model) } : {}),
+      // The log keeps every original message; the record says what the model saw from here on.
+      onCompaction: (_info, record) => this.append((writer) => writer.appendCompaction(record)),
       approvals: options.approvals,
       maxSteps: options.maxSteps,
       suggest: (text) => {
@@ -83,4 +98,14 @@ export class ActiveSession {
   async saved(): Promise<void> {
     await this.appended;
   }
+}
+
+/** A stand-in when a resumed session has no model now: sending shows the setup card instead. */
+export function unavailableModel(): ChatModel {
+  return {
+    id: 'none',
+    async *stream() {
+      throw new Error('No model is configured.');
+    },
+  };
 }

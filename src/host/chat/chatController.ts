@@ -10,17 +10,21 @@ import { COMMANDS, CONTEXT_KEYS, SETTINGS } from '../../core/base/contributions'
 import { describeError } from '../../core/base/logger';
 import type { RunTrace } from '../../core/execution/executionTypes';
 import type { SessionData } from '../../core/sessions/sessionLog';
-import { toChatMessages } from '../../core/sessions/sessionLog';
+import { compactedHistory } from '../../core/sessions/compactedHistory';
+import type { PriorCompaction } from '../../core/sessions/compactedHistory';
 import { MODEL_PRESETS } from '../../providers/modelPresets';
 import type { AreaMessage, ChatItem, ChatSnapshot, WebviewToHost } from '../../shared/protocol';
 import { assertNever } from '../../shared/protocol';
 import type { AgentFactoryDeps, BuiltAgent } from './agentFactory';
 import { buildAgent } from './agentFactory';
 import type { SkillRunHooks } from './agentFactory';
-import { ActiveSession } from './activeSession';
+import { ActiveSession, unavailableModel } from './activeSession';
+import { insertAtCursor } from './chatLinks';
 import { ChatDiffs } from './chatDiffs';
 import { openCheckedLink } from './chatLinks';
-import { resolveChatModel } from '../models/chatModelResolver';
+import { resolveChatModel, resolveCompactionModel } from '../models/chatModelResolver';
+import type { ContextWindows } from './chatContext';
+import { compactBetweenTurns, meterOf, readSkillText, sessionContext } from './chatContext';
 import type { ChatSessions } from './chatSessions';
 import { ChatTranscript } from './chatTranscript';
 import { parseSlashCommand } from '../../core/agent/slashCommand';
@@ -34,6 +38,7 @@ export interface ChatControllerDeps extends AgentFactoryDeps {
   readonly panel: PanelPort;
   readonly models: ModelSetup;
   readonly policy: ApprovalPolicy;
+  readonly contextWindows: ContextWindows;
 }
 
 /**
@@ -140,6 +145,8 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       case 'chat/showTrace':
         await vscode.commands.executeCommand(COMMANDS.showTrace, { traceId: message.traceId });
         return;
+      case 'chat/compact':
+        return this.compact();
       case 'chat/rate': {
         const skills = this.transcript.rate(message.id, message.rating);
         for (const name of skills ?? []) this.deps.skills.usage.rate(name, message.rating);
@@ -169,6 +176,11 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   /** "Run Skill…": an explicit `/name` turn, as if typed in the chat. */
   async runSkill(name: string, request = ''): Promise<void> {
     await this.send(`/${name}${request.trim() ? ` ${request.trim()}` : ''}`);
+  }
+
+  /** Compact Conversation: summarise the older part of this chat now (as `/compact` does). */
+  async compact(): Promise<void> {
+    await this.send('/compact');
   }
 
   /** Stops the running turn: the HTTP request is aborted, commands are killed, questions are withdrawn. */
@@ -205,7 +217,10 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       const { writer, session } = resumed;
       const built = await buildAgent(this.deps, () => this.currentSessionId, this.runHooks);
       const model = await this.resolveModel();
-      this.active = this.createSession(built, model ?? unavailableModel(), header.systemPrompt, header.promptLayers, toChatMessages(session).slice(1));
+      // After a compaction the model goes on from the summary; the transcript still shows every message.
+      const history = compactedHistory(session);
+      for (const reason of history.skipped ?? []) this.deps.logger.warn(`Resuming ${id}: passed over ${reason}`);
+      this.active = await this.createSession(built, model ?? unavailableModel(), header.systemPrompt, header.promptLayers, history.messages, history.prior);
       this.active.writer = writer;
       this.transcript = ChatTranscript.fromSession(session, built.assembled.catalog.included);
       this.rebindTranscript();
@@ -251,6 +266,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     const setup = model && !model.ok ? { presets: MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label, baseUrl: p.baseUrl, needsKey: p.needsKey })) } : undefined;
     const focus = this.focusItemId;
     this.focusItemId = undefined;
+    const context = this.active?.agent.contextUsage();
     return {
       ...(this.currentSessionId ? { sessionId: this.currentSessionId } : {}),
       ...(this.active?.writer?.title ? { title: this.active.writer.title } : {}),
@@ -260,7 +276,13 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       ...(this.active ? { modelLabel: this.active.model.id } : model?.ok ? { modelLabel: model.label } : {}),
       trusted: vscode.workspace.isTrusted,
       ...(focus ? { focusItemId: focus } : {}),
+      ...(context ? { context: meterOf(context) } : {}),
     };
+  }
+
+  private postContext(session: ActiveSession): void {
+    const usage = session.agent.contextUsage();
+    if (usage) this.deps.panel.post({ type: 'chat/context', context: meterOf(usage) });
   }
 
   private async resolveModel(): Promise<ChatModel | undefined> {
@@ -268,13 +290,19 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     return resolved.ok ? resolved.model : undefined;
   }
 
-  private createSession(
+  private async createSession(
     built: BuiltAgent,
     model: ChatModel,
     systemPrompt: string,
     promptLayers: ActiveSession['promptLayers'],
     history: readonly ChatMessage[] = [],
-  ): ActiveSession {
+    priorCompaction?: PriorCompaction,
+  ): Promise<ActiveSession> {
+    this.deps.contextWindows.learnListed(this.deps.models);
+    const summaryModel = await resolveCompactionModel(this.deps.models, this.deps.logger).catch((error: unknown) => {
+      this.deps.logger.warn(`The compaction model is unavailable; the chat model writes summaries: ${describeError(error)}`);
+      return undefined;
+    });
     const maxSteps = vscode.workspace.getConfiguration(SETTINGS.section).get<number>(SETTINGS.maxSteps, DEFAULT_MAX_STEPS);
     const approvals = createApprovalGate(this.deps.policy, (prompt) => this.ask(prompt), {
       preview: (tool, args) => built.workspaceTools.preview(tool, args),
@@ -285,6 +313,8 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
       systemPrompt,
       ...(promptLayers ? { promptLayers } : {}),
       history,
+      ...(priorCompaction ? { priorCompaction } : {}),
+      context: sessionContext({ windows: this.deps.contextWindows, summaryModel, readSkill: (name) => readSkillText(this.deps.skills.skillIndex, name) }),
       approvals,
       maxSteps: Number.isInteger(maxSteps) && maxSteps > 0 ? maxSteps : DEFAULT_MAX_STEPS,
       onSaveFailure: (error) => this.logFailure('Saving a message', error),
@@ -304,7 +334,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
     }
     const built = await buildAgent(this.deps, () => this.currentSessionId, this.runHooks);
     const prompt = built.assembled.prompt;
-    this.active = this.createSession(built, model, prompt.text, prompt.layers);
+    this.active = await this.createSession(built, model, prompt.text, prompt.layers);
     if (!built.trusted) {
       this.transcript.notice('warning', 'Restricted Mode: nothing runs, and project skills, project memory and instruction files stay out of the prompt until you trust this folder.');
     }
@@ -333,11 +363,20 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
         return;
       }
       await prepare?.();
+      if (slash.command === 'compact') {
+        if (!this.active || this.active.agent.history.length <= 1) {
+          this.notice('info', 'Nothing to compact yet: the conversation has not started.');
+          return;
+        }
+        await compactBetweenTurns(this.active, this.transcript, claim.signal, (level, text) => this.notice(level, text));
+        this.postContext(this.active);
+        return;
+      }
       const session = await this.ensureSession();
       // Stopped before the request went out: nothing was said, so nothing is logged.
       if (!session || claim.signal.aborted) return;
       const turnId = `t${Date.now().toString(36)}-${++this.turnCounter}`;
-      await this.runTurn(session, turnId, typed, slash.text, claim);
+      await this.runTurn(session, turnId, typed, slash.text ?? typed, claim);
     } finally {
       this.lock.release(claim);
       this.setBusy(false);
@@ -370,6 +409,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
             session.append((w) => w.appendUsage(event.usage, { model: session.model.id }));
           }
           if (event.type === 'turn_done') this.transcript.setSuggestions(session.suggestions);
+          if (event.type === 'context') this.deps.panel.post({ type: 'chat/context', context: meterOf(event.usage) });
           this.transcript.onEvent(event);
         },
       });
@@ -437,26 +477,4 @@ function itemForMessage(session: SessionData, messageId: string): string | undef
   if (!message) return undefined;
   if (message.role === 'tool' && message.toolCallId) return message.toolCallId;
   return message.id;
-}
-
-/** A stand-in when a resumed session has no model now: sending shows the setup card instead. */
-function unavailableModel(): ChatModel {
-  return {
-    id: 'none',
-    async *stream() {
-      throw new Error('No model is configured.');
-    },
-  };
-}
-
-async function insertAtCursor(code: string): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (editor) {
-    await editor.edit((edit) => {
-      for (const selection of editor.selections) edit.replace(selection, code);
-    });
-    return;
-  }
-  const document = await vscode.workspace.openTextDocument({ content: code });
-  await vscode.window.showTextDocument(document);
 }

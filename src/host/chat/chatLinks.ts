@@ -20,3 +20,16 @@ export async function openCheckedLink(href: string, refuse: (message: string) =>
       return;
   }
 }
+
+/** Insert Code: at every cursor of the active editor, else in a new untitled editor. */
+export async function insertAtCursor(code: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor) {
+    await editor.edit((edit) => {
+      for (const selection of editor.selections) edit.replace(selection, code);
+    });
+    return;
+  }
+  const document = await vscode.workspace.openTextDocument({ content: code });
+  await vscode.window.showTextDocument(document);
+}

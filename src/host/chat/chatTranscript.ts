@@ -7,7 +7,9 @@ import type { StepProgress } from '../../core/execution/workflowRunner';
 import type { SessionData } from '../../core/sessions/sessionLog';
 import type { SessionMessageRecord } from '../../core/sessions/sessionRecords';
 import type { ApprovalAnswerValue, ChatAction, ChatItem, RunStepView, UsageLine } from '../../shared/protocol';
-import { RUN_STEP_STATES } from '../../shared/protocol';
+import type { CompactionInfo } from '../../core/agent/compactionInfo';
+import { compactionDone, compactionFailed, compactionFromRecord, compactionRunning } from './compactionItems';
+import { clipError, nestedOrder, readRunResult } from './runResultSteps';
 
 /**
  * The chat as the panel shows it, built from agent events (live) or from a session log (resume).
@@ -29,7 +31,6 @@ export interface TranscriptOptions {
 
 /** Nested cards under one skill_run call, at most: the trace panel shows every step of a larger workflow. */
 export const MAX_CARD_STEPS = 100;
-const MAX_STEP_ERROR_CHARS = 2_000;
 const SKILL_RUN = 'skill_run';
 
 /** At this many tool calls a finished turn offers "Save this as a skill" (issue 4's guidance). */
@@ -111,71 +112,6 @@ export function actionsForError(kind: string): ChatAction[] {
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
-const clipError = (text: string): string => (text.length > MAX_STEP_ERROR_CHARS ? `${text.slice(0, MAX_STEP_ERROR_CHARS)}…` : text);
-
-/** `outer/inner` → `outer`: the steps of a nested workflow carry their parent step's id as a prefix. */
-function parentOfId(id: string): string | undefined {
-  const at = id.lastIndexOf('/');
-  return at > 0 ? id.slice(0, at) : undefined;
-}
-
-const isStepState = (value: unknown): value is RunStepView['state'] => typeof value === 'string' && (RUN_STEP_STATES as readonly string[]).includes(value);
-
-/** What a skill_run result says about its run: the trace id and, for a workflow, how each step ended. */
-export function readRunResult(result: string): { traceId?: string; steps?: RunStepView[] } {
-  let value: unknown;
-  try {
-    value = JSON.parse(result);
-  } catch {
-    // A result cut short for the model is no longer JSON; its trace id is usually still in it.
-    const match = /"trace_id"\s*:\s*"([^"\\]{1,200})"/.exec(result);
-    return match?.[1] ? { traceId: match[1] } : {};
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  const record = value as Record<string, unknown>;
-  const rawId = record['trace_id'];
-  const traceId = typeof rawId === 'string' && rawId !== '' && rawId.length <= 200 ? rawId : undefined;
-  const rawSteps = record['steps'];
-  const steps = Array.isArray(rawSteps)
-    ? rawSteps.flatMap((raw: unknown): RunStepView[] => {
-        if (!raw || typeof raw !== 'object') return [];
-        const step = raw as Record<string, unknown>;
-        const id = step['step'];
-        const skill = step['skill'];
-        const state = step['status'];
-        if (typeof id !== 'string' || id === '' || typeof skill !== 'string' || !isStepState(state)) return [];
-        const parent = parentOfId(id);
-        const error = step['error'];
-        return [{ id, ...(parent !== undefined ? { parent } : {}), skill, state, ...(typeof error === 'string' ? { error: clipError(error) } : {}) }];
-      })
-    : undefined;
-  return { ...(traceId !== undefined ? { traceId } : {}), ...(steps ? { steps } : {}) };
-}
-
-/** Each step followed by the steps of its nested workflow, siblings in the order given. */
-export function nestedOrder(steps: readonly RunStepView[]): RunStepView[] {
-  const ids = new Set(steps.map((step) => step.id));
-  const children = new Map<string | undefined, RunStepView[]>();
-  for (const step of steps) {
-    const key = step.parent !== undefined && ids.has(step.parent) && step.parent !== step.id ? step.parent : undefined;
-    children.set(key, [...(children.get(key) ?? []), step]);
-  }
-  const out: RunStepView[] = [];
-  const seen = new Set<string>();
-  const visit = (parent: string | undefined): void => {
-    for (const step of children.get(parent) ?? []) {
-      if (seen.has(step.id)) continue;
-      seen.add(step.id);
-      out.push(step);
-      visit(step.id);
-    }
-  };
-  visit(undefined);
-  // Steps whose parents loop never hang below a root; they still show.
-  for (const step of steps) if (!seen.has(step.id)) out.push(step);
-  return out;
-}
-
 interface RunState {
   /** When each step reported `running`, by the transcript's clock. */
   readonly started: Map<string, number>;
@@ -192,6 +128,8 @@ interface TurnState {
   toolCalls: number;
   assistantId: string | undefined;
   parts: number;
+  /** The divider of a compaction still being written. */
+  compaction?: string | undefined;
 }
 
 export class ChatTranscript {
@@ -338,6 +276,18 @@ export class ChatTranscript {
       case 'turn_done':
         this.endTurn(event.reason, event.error);
         return;
+      case 'context':
+        // The chat header's meter shows it; the transcript has nothing to add.
+        return;
+      case 'compaction_start':
+        turn.assistantId = undefined;
+        turn.compaction = `${turn.id}-c${++turn.parts}`;
+        this.put(compactionRunning(turn.compaction, event.reason));
+        return;
+      case 'compaction':
+        this.put(compactionDone(turn.compaction ?? `${turn.id}-c${++turn.parts}`, event.compaction));
+        turn.compaction = undefined;
+        return;
       default: {
         const never: never = event;
         return never;
@@ -440,6 +390,22 @@ export class ChatTranscript {
     return skills;
   }
 
+  /** Compact Conversation between turns: the divider while the summary is written, then its outcome. */
+  compactionStarted(id: string): void {
+    this.put(compactionRunning(id, 'manual'));
+  }
+
+  compactionEnded(id: string, outcome: { ok: true; compaction: CompactionInfo } | { ok: false; error: string } | { ok: false; nothing: true }): void {
+    if (outcome.ok) this.put(compactionDone(id, outcome.compaction));
+    else if ('error' in outcome) this.put(compactionFailed(id, 'manual', outcome.error));
+    else this.drop(id);
+  }
+
+  private drop(id: string): void {
+    if (!this.byId.delete(id)) return;
+    this.order.splice(this.order.indexOf(id), 1);
+  }
+
   /** Marks unanswered approval cards of a finished turn as expired. */
   expirePending(): void {
     for (const item of this.items) if (item.kind === 'approval' && item.state === 'pending') this.approvalAnswered(item.id, 'expired');
@@ -449,6 +415,8 @@ export class ChatTranscript {
     const turn = this.turn;
     if (!turn) return;
     this.expirePending();
+    const divider = turn.compaction ? this.byId.get(turn.compaction) : undefined;
+    if (divider?.kind === 'compaction') this.put(compactionFailed(divider.id, divider.reason, reason === 'aborted' ? 'stopped' : (error?.message ?? 'the turn ended first')));
     this.put({
       kind: 'turn',
       id: `${turn.id}-end`,
@@ -473,7 +441,16 @@ export class ChatTranscript {
     const finish = () => {
       if (turnId) transcript.onEvent({ type: 'turn_done', reason: 'stop' });
     };
-    for (const message of session.messages) {
+    const dividers = session.compactions ?? [];
+    let divider = 0;
+    const putDividers = (before: number) => {
+      for (; divider < dividers.length && (dividers[divider]?.messagesBefore ?? Infinity) <= before; divider++) {
+        const entry = dividers[divider];
+        if (entry) transcript.put(compactionFromRecord(entry.record));
+      }
+    };
+    for (const [index, message] of session.messages.entries()) {
+      putDividers(index);
       if (message.role === 'user') {
         finish();
         turnId = message.id;
@@ -498,6 +475,7 @@ export class ChatTranscript {
         if (transcript.turn) transcript.turn.assistantId = undefined;
       }
     }
+    putDividers(Infinity);
     finish();
     return transcript;
   }

@@ -58,3 +58,10 @@ export async function resolveSummaryModel(setup: ModelSetup, logger: Logger): Pr
   if (!name || !setup.settings().baseUrl) return undefined;
   return openAiModel(setup, name, logger);
 }
+
+/** The cheaper model that writes compaction summaries, when the setting names one; else the chat model does. */
+export async function resolveCompactionModel(setup: ModelSetup, logger: Logger): Promise<ChatModel | undefined> {
+  const name = vscode.workspace.getConfiguration(SETTINGS.section).get<string>(SETTINGS.compactionModel, '').trim();
+  if (!name || !setup.settings().baseUrl) return undefined;
+  return openAiModel(setup, name, logger);
+}

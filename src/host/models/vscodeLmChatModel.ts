@@ -14,6 +14,11 @@ export class VscodeLmChatModel implements ChatModel {
     this.id = `vscode-lm:${model.vendor}/${model.id}`;
   }
 
+  /** The model's context window as VS Code reports it: the "server" figure for compaction. */
+  get maxInputTokens(): number {
+    return this.model.maxInputTokens;
+  }
+
   /** The first model VS Code offers (optionally of one family), or undefined when there is none. */
   static async select(family?: string): Promise<VscodeLmChatModel | undefined> {
     const models = await vscode.lm.selectChatModels(family ? { family } : {});

@@ -19,6 +19,9 @@ import { restorableFile } from './previewState';
 import type { SkillService } from '../skills/skillService';
 import type { ExecutionService } from '../execution/executionService';
 import { loadPreviewRuntime } from './previewRuntime';
+import { buildPreviewTriggering } from './previewTriggering';
+import { skillContentHash } from '../../core/agent/triggerTest';
+import { COMMANDS } from '../../core/base/contributions';
 
 /** What the preview reads of the executor: traces, tuned values, and a word after each run. */
 export type PreviewExecution = Pick<ExecutionService, 'traces' | 'tuning' | 'onDidRun'>;
@@ -156,6 +159,11 @@ export class SkillPreviewPanel implements vscode.Disposable {
     );
   }
 
+  /** Builds the model again soon (a trigger test was kept: its line changed). */
+  refresh(): void {
+    this.schedule();
+  }
+
   /** Closes the preview; everything it registered is released (as when the user closes its tab). */
   close(): void {
     this.panel?.dispose();
@@ -188,6 +196,9 @@ export class SkillPreviewPanel implements vscode.Disposable {
         return;
       case 'preview/revertTuning':
         if (file) await this.revertTuning(file, message.changeId);
+        return;
+      case 'preview/testTriggering':
+        if (file) await vscode.commands.executeCommand(COMMANDS.testTriggering, { file });
         return;
       default:
         assertNever(message);
@@ -320,6 +331,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
         },
       );
       const runtime = result.ok ? await this.runtimeOf(file, document?.getText()) : undefined;
+      const triggering = result.ok ? await this.triggeringOf(file, document) : undefined;
       // A newer update started (more typing, another file) or the preview closed meanwhile.
       if (generation !== this.generation || !this.panel) return;
       if (!result.ok) {
@@ -327,7 +339,7 @@ export class SkillPreviewPanel implements vscode.Disposable {
         this.post({ type: 'preview/error', message: result.message });
         return;
       }
-      const preview: SkillPreview = runtime ? { ...result.preview, runtime } : result.preview;
+      const preview: SkillPreview = { ...result.preview, ...(runtime ? { runtime } : {}), ...(triggering ? { triggering } : {}) };
       this.latest = preview;
       this.post({ type: 'preview/update', preview });
       this.updateEmitter.fire(preview);
@@ -356,6 +368,20 @@ export class SkillPreviewPanel implements vscode.Disposable {
       return await loadPreviewRuntime({ traces: execution.traces, tuning: execution.tuning, usage: this.skills.usage, now: Date.now }, skill, frontmatter);
     } catch (error) {
       this.logger.warn(`Preview: the runs and tuned values of ${file} could not be read: ${describeError(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Suggestion and load counts and the latest trigger test, for a skill in use; never fails the preview. */
+  private async triggeringOf(file: string, document: vscode.TextDocument | undefined): Promise<SkillPreview['triggering']> {
+    const record = this.skills.skillIndex !== undefined ? this.skills.skillIndex.active().find((r) => r.file === file) : undefined;
+    if (!record) return undefined;
+    try {
+      // The test hashed the saved bytes; an unsaved edit counts as a change.
+      const bytes = document?.isDirty ? new TextEncoder().encode(document.getText()) : await this.skills.fs.readFile(file);
+      return buildPreviewTriggering({ name: record.name, usage: this.skills.usage.get(record.name), exampleQueries: record.exampleQueries.length, currentHash: skillContentHash(bytes), now: Date.now() });
+    } catch (error) {
+      this.logger.warn(`Preview: the triggering of ${file} could not be read: ${describeError(error)}`);
       return undefined;
     }
   }

@@ -5,6 +5,7 @@ import { findingList, findingSummary } from './findingList';
 import type { PreviewFinding } from './findingList';
 import { renderBody } from './previewBody';
 import { renderRuntime } from './runtimeSection';
+import { renderTriggering } from './triggeringSection';
 import { renderWorkflowDiagram } from './workflowDiagram';
 
 export interface PreviewView {
@@ -83,6 +84,7 @@ export function createPreviewView(send: (message: PreviewToHost) => void): Previ
         parseError,
         frontmatterCard(preview, top, send),
         catalogSection(preview.catalogLine, preview.catalogListed),
+        preview.triggering ? renderTriggering(preview.triggering, send) : undefined,
         workflow,
         ...(preview.runtime ? renderRuntime(preview.runtime, send) : []),
         section('preview-files', 'Files', renderFileTree(preview.files, send)),

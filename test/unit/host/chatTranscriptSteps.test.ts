@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { RunTrace } from '../../../src/core/execution/executionTypes';
 import { sessionFromRecords } from '../../../src/core/sessions/sessionLog';
-import { ChatTranscript, MAX_CARD_STEPS, nestedOrder, readRunResult } from '../../../src/host/chat/chatTranscript';
+import { ChatTranscript, MAX_CARD_STEPS } from '../../../src/host/chat/chatTranscript';
+import { nestedOrder, readRunResult } from '../../../src/host/chat/runResultSteps';
 import type { ChatItem } from '../../../src/shared/protocol';
 
 type Tool = Extract<ChatItem, { kind: 'tool' }>;
