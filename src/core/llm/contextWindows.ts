@@ -50,9 +50,19 @@ function usable(value: number | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= MIN_CONTEXT_WINDOW;
 }
 
+/**
+ * The bare model name of an id: without the provider prefix (`openai:`, `vscode-lm:`), the
+ * vendor path (`openrouter/meta-llama/…`) and an Ollama tag (`llama3.1:8b`).
+ */
+export function bareModelName(model: string): string {
+  const unprefixed = model.trim().replace(/^(openai|vscode-lm|azure|ollama|lmstudio):/i, '');
+  const last = unprefixed.split('/').pop() ?? '';
+  return last.replace(/:[^:]*$/, '').toLowerCase();
+}
+
 /** The table's figure for a model id, or undefined when the table does not know it. */
 export function tableWindow(model: string): number | undefined {
-  const id = (model.split(/[:/]/).pop() ?? '').toLowerCase();
+  const id = bareModelName(model);
   return CONTEXT_WINDOW_TABLE.find(([pattern]) => pattern.test(id))?.[1];
 }
 
@@ -103,4 +113,4 @@ export function isContextLengthMessage(message: string, code?: string): boolean 
 }
 
 const CONTEXT_LENGTH_WORDS =
-  /maximum context length|context length exceeded|exceeds? (?:the )?(?:available |maximum )?context|context (?:size|window) (?:has been )?exceeded|prompt is too long|too long to fit into the model|too many tokens|max_model_len|maximum model length|greater than the context length|context length of only|input (?:token count|length) (?:\(\d+\) )?exceeds|reduce the length of the messages/i;
+  /maximum context length|context length exceeded|exceeds? (?:the )?(?:available |maximum )?context|context (?:size|window) (?:has been )?exceeded|prompt is too long|too long to fit into the model|too many tokens|max_model_len|maximum model length|greater than the context length|context length of only|input (?:token count|length) (?:\(\d+\) )?exceeds|reduce the length of the messages|tokens \+ `?max_new_tokens`? must be <=/i;

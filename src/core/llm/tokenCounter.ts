@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { estimateTokens } from '../text/tokenEstimate';
 import type { ChatMessage, ToolSpec } from './chatTypes';
+import { bareModelName } from './contextWindows';
 
 /**
  * Counts the tokens of a request before it is sent, to know when the conversation must be
@@ -61,8 +62,8 @@ function loadEncoding(encoding: Encoding): CountFn | null {
 
 /** The OpenAI encoding of a model id, or undefined for models of other families. */
 export function encodingFor(modelId: string): Encoding | undefined {
-  // Ids come as `openai:gpt-4o`, `openrouter/openai/gpt-4o-mini`, `azure-gpt-4.1`, …: look at the last segment.
-  const id = (modelId.split(/[:/]/).pop() ?? '').toLowerCase();
+  // Ids come as `openai:gpt-4o`, `openrouter/openai/gpt-4o-mini`, `vscode-lm:copilot/gpt-4.1`, …
+  const id = bareModelName(modelId);
   if (/^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|o1|o3|o4|codex)/.test(id)) return 'o200k_base';
   if (/^(gpt-4|gpt-3\.5|text-embedding-3|text-embedding-ada)/.test(id)) return 'cl100k_base';
   return undefined;
