@@ -1,4 +1,4 @@
-// Builds the five bundles (extension, panel webview, preview webview, trace webview, CLI) with esbuild and copies sql.js's wasm beside
+// Builds the bundles (extension, panel webview, preview webview, trace webview, tokenizer tables, CLI) with esbuild and copies sql.js's wasm beside
 // the extension. `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import { build, context } from 'esbuild';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
@@ -55,6 +55,20 @@ const configs = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+  },
+  {
+    // gpt-tokenizer's BPE tables (megabytes) in files of their own, loaded on the first token count
+    // (src/core/llm/tokenCounter.ts), so neither the extension's activation nor the CLI's start parses them.
+    ...common,
+    sourcemap: false,
+    entryPoints: {
+      'tokenizer/o200k_base': 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js',
+      'tokenizer/cl100k_base': 'node_modules/gpt-tokenizer/cjs/encoding/cl100k_base.js',
+    },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,
