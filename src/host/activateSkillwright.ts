@@ -21,6 +21,7 @@ import { PanelViewProvider } from './panel/panelViewProvider';
 import { StatusCollector } from './panel/statusCollector';
 import { SkillPreviewPanel } from './preview/skillPreviewPanel';
 import { SaveAsSkill } from './saveAsSkill/saveAsSkill';
+import { ContextWindows } from './chat/chatContext';
 import { SkillActions } from './skills/skillActions';
 import { SkillCodeActions } from './skills/skillCodeActions';
 import { SkillDiagnostics } from './skills/skillDiagnostics';
@@ -114,7 +115,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
     return { always: policy.allowlist().map(describeEntry), autoEdits: auto.edits === true, autoCommands: auto.commands === true };
   });
   const chat = store.add(
-    new ChatController({ panel, skills, embeddings, memory, sessions, models, policy, execution, logger, summaryModel: () => resolveSummaryModel(models, logger) }),
+    new ChatController({ panel, skills, embeddings, memory, sessions, models, policy, execution, logger, summaryModel: () => resolveSummaryModel(models, logger), contextWindows: new ContextWindows(context.globalState, logger) }),
   );
   panel.setArea('chat', chat);
   // A finished turn may have added an "always" grant the status page lists.

@@ -60,6 +60,10 @@ export function commandHandlers(deps: CommandDeps): Record<CommandId, CommandHan
       await chat.newChat();
       await panel.showTab('chat', 'input');
     },
+    [COMMANDS.compactConversation]: async () => {
+      await panel.showTab('chat');
+      await chat.compact();
+    },
     [COMMANDS.stop]: () => chat.stop(),
     [COMMANDS.searchSessions]: () => panel.showTab('history', 'search'),
     [COMMANDS.newSkillFromTemplate]: (args?: unknown) => skillActions.newFromTemplate(isNewSkillArgs(args) ? args : undefined),

@@ -151,8 +151,39 @@ const chatItem = z.discriminatedUnion('kind', [
     offerSkill: z.boolean(),
   }),
   z.object({ kind: z.literal('notice'), id, level: z.enum(['info', 'warning', 'error']), text: str }),
+  /** The divider where older messages were replaced by a summary; it opens to show the summary. */
+  z.object({
+    kind: z.literal('compaction'),
+    id,
+    state: z.enum(['running', 'done', 'failed']),
+    reason: z.enum(['threshold', 'manual', 'server']),
+    messagesCompacted: count,
+    summaryTokens: count,
+    summary: z.optional(text),
+    /** Skills re-attached after the summary. */
+    skills: z.array(str),
+    /** Memory writes made earlier in the session, listed in the summary. */
+    memoryWrites: z.array(str),
+    error: z.optional(str),
+  }),
 ]);
 export type ChatItem = z.infer<typeof chatItem>;
+
+/** How full the model's context window is, in tokens: the chat header's meter. */
+const contextMeter = z.object({
+  window: count,
+  /** Where compaction starts. */
+  threshold: count,
+  system: count,
+  tools: count,
+  conversation: count,
+  total: count,
+  /** Counted with the model's tokenizer (else estimated). */
+  exact: z.boolean(),
+  /** Where the window size came from: setting, learned, server, table or default. */
+  source: str,
+});
+export type ContextMeter = z.infer<typeof contextMeter>;
 
 const modelPreset = z.object({ id: str, label: str, baseUrl: str, needsKey: z.boolean() });
 export type ModelPresetView = z.infer<typeof modelPreset>;
@@ -168,6 +199,7 @@ const chatSnapshot = z.object({
   trusted: z.boolean(),
   /** Scroll to and highlight this item (a search hit opened from History). */
   focusItemId: z.optional(str),
+  context: z.optional(contextMeter),
 });
 export type ChatSnapshot = z.infer<typeof chatSnapshot>;
 
@@ -326,6 +358,7 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/saveAsSkill') }),
   z.object({ type: z.literal('chat/showTrace'), traceId: id }),
   z.object({ type: z.literal('chat/rate'), id, rating: z.union([z.literal(1), z.literal(-1)]) }),
+  z.object({ type: z.literal('chat/compact') }),
 
   z.object({ type: z.literal('skills/search'), query: z.string().check(z.maxLength(1_000)) }),
   z.object({ type: z.literal('skills/open'), file: str }),
@@ -369,6 +402,7 @@ const hostToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/item'), item: chatItem }),
   z.object({ type: z.literal('chat/delta'), id, delta: text }),
   z.object({ type: z.literal('chat/busy'), busy: z.boolean() }),
+  z.object({ type: z.literal('chat/context'), context: contextMeter }),
   z.object({ type: z.literal('chat/skillNames'), skills: z.array(skillName) }),
 
   z.object({ type: z.literal('skills/list'), list: skillsList }),

@@ -13,6 +13,7 @@ export const COMMANDS = {
   openSkillPreview: 'skillwright.openSkillPreview',
   openMemory: 'skillwright.openMemory',
   newChat: 'skillwright.newChat',
+  compactConversation: 'skillwright.compactConversation',
   runSkill: 'skillwright.runSkill',
   stop: 'skillwright.stop',
   manageApprovals: 'skillwright.manageApprovals',
@@ -66,6 +67,7 @@ export const CONTEXT_KEYS = {
 /** Keys of values kept in VS Code's workspace or global state. */
 export const STATE_KEYS = {
   allowlist: 'skillwright.approvals.allowlist',
+  learnedWindows: 'skillwright.context.learnedWindows',
 } as const;
 
 export const OUTPUT_CHANNEL_NAME = 'Skillwright';
