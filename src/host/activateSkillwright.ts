@@ -106,6 +106,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const models = new ModelSetup(context.secrets, logger);
   // Created here, started on first use: nothing is read or sent during activation.
   const embeddings = store.add(new SkillEmbeddings(skills, models, context.globalStorageUri.fsPath, logger));
+  skills.semantic = embeddings;
   const sessions = store.add(new SessionService(context.globalStorageUri.fsPath, context.asAbsolutePath('dist'), logger));
   const policy = createApprovalPolicy(context.workspaceState, logger);
   const execution = store.add(new ExecutionService(skills, context.globalStorageUri.fsPath, logger));

@@ -18,6 +18,7 @@ import { archiveSkill, listArchived, restoreSkill } from '../../core/skills/inde
 import { healthOf } from '../../core/skills/index/skillHealth';
 import { isInside } from '../../core/skills/model/skillPaths';
 import { usagePrior } from '../../core/skills/search/usagePrior';
+import type { SemanticSource } from '../../core/skills/search/embeddingIndex';
 import type { SkillRoot } from '../../core/base/skillRoots';
 import { FileTextStore } from '../../core/base/textStore';
 import { SkillWatchers } from './skillWatchers';
@@ -48,6 +49,11 @@ export class SkillService implements vscode.Disposable {
   private rootProblems: string[] = [];
   private readyPromise: Promise<void> | undefined;
   private archivedList: readonly ArchivedSkill[] = [];
+  /**
+   * The window's skill embeddings (skillEmbeddings.ts, set at activation), for rankings by meaning
+   * as well as words: Save as Skill's overlap check passes it to skillOverlapOffer as `semantic`.
+   */
+  semantic: SemanticSource | undefined;
 
   constructor(
     private readonly storageDir: string,
