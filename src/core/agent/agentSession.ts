@@ -41,8 +41,8 @@ export interface AgentSessionOptions {
   readonly priorCompaction?: PriorCompaction;
   readonly approvals?: ApprovalGate;
   readonly maxSteps?: number;
-  /** Skills that fit a message, sent after the cached prefix with the message. */
-  readonly suggest?: (text: string) => readonly { name: string; description: string }[];
+  /** Skills that fit a message, sent after the cached prefix with the message (a Promise for rankers that embed the message). */
+  readonly suggest?: (text: string) => readonly { name: string; description: string }[] | Promise<readonly { name: string; description: string }[]>;
   /** Called with each message as soon as it is complete (the session log). */
   readonly onMessage?: (message: ChatMessage) => void;
   /** Without it nothing is measured or compacted. */
@@ -107,7 +107,7 @@ export class AgentSession {
     if (this.running) throw new Error('A turn is already running; stop it or wait for it to finish.');
     this.running = true;
     try {
-      const suggestions = this.options.suggest?.(text) ?? [];
+      const suggestions = (await this.options.suggest?.(text)) ?? [];
       const user: ChatMessage = { role: 'user', content: withSkillSuggestions(text, suggestions) };
       this.messages.push(user);
       this.options.onMessage?.(user);
