@@ -15,6 +15,9 @@ import type { SkillService } from './skillService';
 /** Next to the skill index snapshot in the extension's global storage. */
 export const EMBEDDING_CACHE_FILE = 'skill-embeddings.bin';
 
+/** How long skill changes settle before the embeddings follow them. */
+const CHANGE_DELAY_MS = 300;
+
 const NOT_STARTED: EmbeddingStatus = { state: 'off', reason: 'starts with the first chat message or Skills tab search', skills: 0, embedded: 0 };
 
 /** The cache file through the host's file system port; a missing file is no cache. */
@@ -124,7 +127,15 @@ export class SkillEmbeddings implements SemanticSource, vscode.Disposable {
         }),
       );
       session.add(index.onDidChangeStatus((status) => this.statusEmitter.fire(status)));
-      session.add(this.skills.onDidChange(() => index.update(this.skills.skillIndex.active())));
+      // A burst of changes (a folder of skills moved in) becomes one update, off the change's own path.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      session.addCallback(() => clearTimeout(timer));
+      session.add(
+        this.skills.onDidChange(() => {
+          clearTimeout(timer);
+          timer = setTimeout(() => index.update(this.skills.skillIndex.active()), CHANGE_DELAY_MS);
+        }),
+      );
       this.session = session;
       this.index = index;
       this.logger.info(`Skill search by meaning: embedding skills with ${resolved.model}${resolved.source === 'listed' ? ' (the first embedding model the endpoint lists)' : ''}.`);
