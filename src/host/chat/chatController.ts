@@ -5,6 +5,7 @@ import { createApprovalGate } from '../../core/agent/approvalGate';
 import type { ChatMessage, ChatModel } from '../../core/llm/chatTypes';
 import { DEFAULT_MAX_STEPS } from '../../core/agent/agentSession';
 import type { Claim } from '../../core/base/conversationLock';
+import type { ContextUsage } from '../../core/agent/contextUsage';
 import { ConversationLock } from '../../core/base/conversationLock';
 import { COMMANDS, CONTEXT_KEYS, SETTINGS } from '../../core/base/contributions';
 import { describeError } from '../../core/base/logger';
@@ -91,6 +92,11 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
   /** The transcript as the Chat tab shows it. */
   get items(): ChatItem[] {
     return this.transcript.items;
+  }
+
+  /** What the next request of the open chat would fill of the model's window (the header's meter). */
+  get contextUsage(): ContextUsage | undefined {
+    return this.active?.agent.contextUsage();
   }
 
   get busy(): boolean {
