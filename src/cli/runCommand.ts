@@ -65,6 +65,13 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
   const cwd = path.resolve(env.cwd, stringFlag(args, '--cwd') ?? '.');
   if ((await env.fs.stat(cwd))?.type !== 'directory') throw new UsageError(`--cwd "${cwd}" is not a folder`);
   const json = args.flags.has('--json');
+  // The server's stated window is asked for while the skills load (one GET /models; none when the window is set).
+  const apiKey = env.env.OPENAI_API_KEY;
+  const windowSetting = contextWindowSetting(env.env.SKILLWRIGHT_CONTEXT_WINDOW);
+  const listedWindows =
+    windowSetting > 0
+      ? Promise.resolve(new Map<string, number>())
+      : import('../providers/modelConnection').then(({ listModelWindows }) => listModelWindows({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 5_000 }));
 
   const folders = [{ name: path.basename(cwd), fsPath: cwd }];
   const index = new SkillIndex({ fs: env.fs, roots: configuredRoots(folders, env.homeDir).roots });
@@ -108,15 +115,12 @@ export async function runCommand(args: ParsedArgs, env: CliEnv): Promise<number>
     date: new Date().toISOString().slice(0, 10),
   });
   const { OpenAiChatModel } = await import('../providers/openAiChatModel');
-  const { listModelWindows } = await import('../providers/modelConnection');
-  const apiKey = env.env.OPENAI_API_KEY;
   const model = new OpenAiChatModel({ baseUrl, model: modelName, ...(apiKey ? { apiKey } : {}) });
   // Environment variables, like the model itself: SKILLWRIGHT_COMPACTION_MODEL and SKILLWRIGHT_CONTEXT_WINDOW mirror the settings.
   const compactionModelName = env.env.SKILLWRIGHT_COMPACTION_MODEL?.trim();
   const summaryModel = compactionModelName ? new OpenAiChatModel({ baseUrl, model: compactionModelName, ...(apiKey ? { apiKey } : {}) }) : undefined;
   // Same window rules as the extension: the flag (its setting), the server's model list, the table, 32,000.
-  const windowSetting = contextWindowSetting(env.env.SKILLWRIGHT_CONTEXT_WINDOW);
-  const served = windowSetting > 0 ? undefined : (await listModelWindows({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 5_000 })).get(modelName);
+  const served = (await listedWindows).get(modelName);
   let learnedWindow: number | undefined;
   const window = () => contextWindowFor(modelName, { ...(windowSetting > 0 ? { setting: windowSetting } : {}), ...(learnedWindow ? { learned: learnedWindow } : {}), ...(served ? { server: served } : {}) });
   // A resumed session keeps the system prompt it started with, byte for byte, and its compacted state.

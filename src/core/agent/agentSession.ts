@@ -22,6 +22,8 @@ export interface SessionContextOptions {
   readonly thresholdShare: number;
   /** Writes the summaries; the chat model when absent. */
   readonly summaryModel?: ChatModel;
+  /** The summary model's window, when it is another model with a smaller one. */
+  readonly summaryWindow?: () => ContextWindow;
   /** The window a context-length error revealed (from its text, else 3/4 of the estimate): remember it for the model. */
   readonly onWindowLearned?: (tokens: number) => void;
   /** User turns kept verbatim (default 2; fewer when they alone do not fit). */
@@ -192,6 +194,7 @@ export class AgentSession {
       thresholdShare: thresholdShareOf(context.thresholdShare),
       model: context.summaryModel ?? this.options.model,
       reason,
+      ...(context.summaryWindow ? { summaryWindow: context.summaryWindow().tokens } : {}),
       ...(context.keepRecentTurns !== undefined ? { keepRecentTurns: context.keepRecentTurns } : {}),
       ...(this.prior ? { prior: this.prior } : {}),
       ...(context.readSkill ? { readSkill: context.readSkill } : {}),

@@ -82,45 +82,64 @@ const NOTHING_LOST = 'Nothing was lost: the conversation is as it was.';
 
 /** Asks the model for the structured summary. Never throws: a failure is a ModelError whose advice says nothing was lost. */
 export async function summarise(request: SummaryRequest): Promise<SummaryResult> {
-  const { counter } = request;
-  const lines = [...request.transcript];
+  let budget = request.transcriptBudget;
+  let text = '';
+  // The summarising model may take less than estimated: its own context-length error halves the transcript once.
+  for (let attempt = 0; ; attempt++) {
+    text = '';
+    try {
+      for await (const event of request.model.stream({
+        messages: [
+          { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
+          { role: 'user', content: transcriptMessage(request.transcript, budget, request.counter) },
+        ],
+        maxOutputTokens: request.summaryBudget,
+        ...(request.signal ? { signal: request.signal } : {}),
+      })) {
+        if (event.type === 'text') text += event.delta;
+      }
+      break;
+    } catch (error) {
+      if (attempt === 0 && error instanceof ModelError && error.kind === 'context_length' && !request.signal?.aborted) {
+        budget = Math.floor(budget / 2);
+        continue;
+      }
+      return { ok: false, error: summaryError(error, request.signal) };
+    }
+  }
+  return checkedSummary(text, request);
+}
+
+/** The transcript as the summary request's user message, its oldest lines left out past `budget` tokens. */
+function transcriptMessage(transcript: readonly string[], budget: number, counter: TokenCounter): string {
+  const lines = [...transcript];
   let dropped = 0;
   let size = counter.count(lines.join('\n\n'));
-  while (size > request.transcriptBudget && lines.length > 1) {
+  while (size > budget && lines.length > 1) {
     const first = lines.shift() as string;
     size -= counter.count(first);
     dropped++;
   }
-  if (lines.length === 1 && size > request.transcriptBudget) lines[0] = clipToTokens(lines[0] as string, request.transcriptBudget, counter).text;
+  if (lines.length === 1 && size > budget) lines[0] = clipToTokens(lines[0] as string, budget, counter).text;
   const head = dropped > 0 ? [`[${dropped} earlier messages left out: too long to summarise together]`] : [];
-  const user = `Summarise this conversation so far:\n\n<transcript>\n${[...head, ...lines].join('\n\n')}\n</transcript>`;
-  let text = '';
-  try {
-    for await (const event of request.model.stream({
-      messages: [
-        { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
-        { role: 'user', content: user },
-      ],
-      maxOutputTokens: request.summaryBudget,
-      ...(request.signal ? { signal: request.signal } : {}),
-    })) {
-      if (event.type === 'text') text += event.delta;
-    }
-  } catch (error) {
-    if (request.signal?.aborted || (error instanceof ModelError && error.kind === 'aborted')) {
-      return { ok: false, error: new ModelError('aborted', 'Compacting the conversation was stopped.', NOTHING_LOST) };
-    }
-    const cause = error instanceof ModelError ? error : new ModelError('unknown', String(error instanceof Error ? error.message : error), '');
-    return {
-      ok: false,
-      error: new ModelError(
-        cause.kind === 'context_length' ? 'context_length' : cause.kind,
-        `The conversation could not be compacted: the model failed while summarising it. ${cause.message}`,
-        `${NOTHING_LOST} ${cause.advice} A cheaper or larger model for summaries can be set in skillwright.context.compactionModel.`.trim(),
-        cause.status,
-      ),
-    };
+  return `Summarise this conversation so far:\n\n<transcript>\n${[...head, ...lines].join('\n\n')}\n</transcript>`;
+}
+
+function summaryError(error: unknown, signal: AbortSignal | undefined): ModelError {
+  if (signal?.aborted || (error instanceof ModelError && error.kind === 'aborted')) {
+    return new ModelError('aborted', 'Compacting the conversation was stopped.', NOTHING_LOST);
   }
+  const cause = error instanceof ModelError ? error : new ModelError('unknown', String(error instanceof Error ? error.message : error), '');
+  return new ModelError(
+    cause.kind,
+    `The conversation could not be compacted: the model failed while summarising it. ${cause.message}`,
+    `${NOTHING_LOST} ${cause.advice} A model for summaries (cheaper, or with a larger window) can be set in skillwright.context.compactionModel.`.replace(/\s+/g, ' ').trim(),
+    cause.status,
+  );
+}
+
+function checkedSummary(text: string, request: SummaryRequest): SummaryResult {
+  const { counter } = request;
   if (request.signal?.aborted) return { ok: false, error: new ModelError('aborted', 'Compacting the conversation was stopped.', NOTHING_LOST) };
   const summary = text.trim();
   if (summary === '') {

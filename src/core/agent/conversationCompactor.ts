@@ -10,6 +10,8 @@ import { compactedFacts, memorySection, reattachSkills } from './skillReattach';
 export const DEFAULT_KEEP_RECENT_TURNS = 2;
 /** Shares of the window: the summary at most, the re-attached skills at most. */
 export const SUMMARY_SHARE = 0.25;
+/** Models' output limits start around 4,000 tokens; a summary needs no more, whatever the window. */
+export const MAX_SUMMARY_TOKENS = 4_000;
 export const SKILLS_SHARE = 0.15;
 /** A kept message is never clipped below this (it would say nothing). */
 const MIN_MESSAGE_TOKENS = 200;
@@ -24,6 +26,8 @@ export interface CompactRequest {
   /** Writes the summary: the chat model, or a cheaper one. */
   readonly model: ChatModel;
   readonly reason: CompactionReason;
+  /** The summarising model's window when it is another model (a smaller one limits the transcript). */
+  readonly summaryWindow?: number;
   readonly keepRecentTurns?: number;
   readonly prior?: PriorCompaction;
   readonly readSkill?: (name: string) => Promise<string | undefined>;
@@ -66,7 +70,7 @@ export async function compactConversation(request: CompactRequest): Promise<Comp
   const start = Math.min(request.prior?.replacementMessages ?? 0, body.length);
   const threshold = Math.floor(request.window * request.thresholdShare);
   const fixed = counter.countMessages([system]) + counter.countTools(request.tools);
-  const summaryBudget = Math.max(256, Math.floor(request.window * SUMMARY_SHARE));
+  const summaryBudget = Math.max(256, Math.min(MAX_SUMMARY_TOKENS, Math.floor(request.window * SUMMARY_SHARE)));
   const skillsBudget = Math.floor(request.window * SKILLS_SHARE);
   const keptBudget = Math.max(MIN_MESSAGE_TOKENS, threshold - fixed - summaryBudget - skillsBudget);
   const sizes = body.map((message) => counter.countMessages([message]));
@@ -89,7 +93,7 @@ export async function compactConversation(request: CompactRequest): Promise<Comp
     model: request.model,
     counter,
     transcript: renderTranscript(older),
-    transcriptBudget: Math.max(MIN_MESSAGE_TOKENS, request.window - summaryBudget - summaryPrompt),
+    transcriptBudget: Math.max(MIN_MESSAGE_TOKENS, Math.min(request.window, request.summaryWindow ?? request.window) - summaryBudget - summaryPrompt),
     summaryBudget,
     ...(request.signal ? { signal: request.signal } : {}),
   });

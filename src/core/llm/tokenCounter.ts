@@ -116,7 +116,16 @@ class LazyCounter implements TokenCounter {
 }
 
 function counterOf(exact: boolean, count: CountFn): TokenCounter {
+  // Messages are immutable and measured before every request: count each object once.
+  const counted = new WeakMap<ChatMessage, number>();
   const countMessage = (message: ChatMessage): number => {
+    const known = counted.get(message);
+    if (known !== undefined) return known;
+    const tokens = countFresh(message);
+    counted.set(message, tokens);
+    return tokens;
+  };
+  const countFresh = (message: ChatMessage): number => {
     let tokens = MESSAGE_OVERHEAD_TOKENS + count(message.content);
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) tokens += MESSAGE_OVERHEAD_TOKENS + count(call.name) + count(call.arguments);
     if (message.role === 'tool') tokens += count(message.toolCallId);

@@ -77,6 +77,25 @@ describe('conversation compaction against the scripted server', () => {
     assert.ok(usage && usage.total < usage.threshold && usage.exact === false);
   });
 
+  it('summarises with the cheaper model when one is set, halving the transcript once if it is too long for it', async () => {
+    server.on({ request: isSummary }, contextError(1_500), { text: '## Goal\nshort' }).on({ user: 'next' }, { text: 'ok' });
+    const cheap = new OpenAiChatModel({ baseUrl: server.baseUrl, model: 'cheap', apiKey: 'test-key', maxRetries: 0, timeoutMs: 10_000 });
+    const agent = new AgentSession({
+      model,
+      tools: [],
+      systemPrompt: SYSTEM,
+      history: longHistory(6),
+      context: { counter: estimateCounter, window: () => ({ tokens: 4_000, source: 'setting' }), thresholdShare: 0.8, summaryModel: cheap },
+    });
+    assert.equal((await agent.send('next')).reason, 'stop');
+    const summaries = server.chatRequests.filter(isSummary);
+    assert.deepEqual(summaries.map((body) => body.model), ['cheap', 'cheap']);
+    const sizes = summaries.map((body) => String(body.messages[1]?.content).length);
+    assert.ok((sizes[1] ?? 0) < (sizes[0] ?? 0) * 0.75, `transcript ${sizes.join(' → ')}`);
+    assert.match(String(summaries[1]?.messages[1]?.content), /earlier messages left out/);
+    assert.deepEqual(server.pendingScript(), []);
+  });
+
   it('ends the turn with a clear error and loses nothing when the summary is empty', async () => {
     server.always({ request: isSummary }, { text: '   ' });
     const history = longHistory(6);
