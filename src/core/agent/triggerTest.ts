@@ -35,8 +35,8 @@ export interface TriggerTestOptions {
   readonly tools: readonly ToolSpec[];
   /** What skill_view and skills_list read. Any usage recorder in it is dropped: a test is not a use. */
   readonly skills: SkillToolContext;
-  /** The per-turn suggestions of a session, sent with each query as a session would. */
-  readonly suggest?: (text: string) => readonly { name: string; description: string }[];
+  /** The per-turn suggestions of a session (lexical, or hybrid with embeddings), sent with each query as a session would. */
+  readonly suggest?: (text: string) => readonly Suggestion[] | Promise<readonly Suggestion[]>;
   /** The skill under test (name, or category/name). */
   readonly skill: string;
   readonly queries: readonly string[];
@@ -48,6 +48,8 @@ export interface TriggerTestOptions {
   readonly onProgress?: (progress: TriggerProgress) => void;
   readonly now?: () => number;
 }
+
+type Suggestion = { readonly name: string; readonly description: string };
 
 export interface TriggerProgress {
   readonly done: number;
@@ -166,7 +168,8 @@ export async function runTriggerTest(options: TriggerTestOptions): Promise<Trigg
 
   for (const query of queries) {
     if (stopped || error) break;
-    const suggestions = options.suggest?.(query) ?? [];
+    // Once per query: the suggestions do not change between runs of the same text.
+    const suggestions = (await options.suggest?.(query)) ?? [];
     const messages: ChatMessage[] = [
       { role: 'system', content: options.systemPrompt },
       { role: 'user', content: withSkillSuggestions(query, suggestions) },

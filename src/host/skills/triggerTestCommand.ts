@@ -75,14 +75,14 @@ export class TriggerTestCommand {
     }
     const runs = args.runs !== undefined ? args.runs : configuredRuns();
     // A session started now: the same catalog, instruction files, memory snapshot and tools. Nothing of it runs.
-    const built = await buildAgent(this.deps, () => undefined);
+    const built = await buildAgent({ ...this.deps, ...(skills.semantic ? { embeddings: skills.semantic } : {}) }, () => undefined);
     const result = await this.withProgress(record, async (progress, signal) =>
       runTriggerTest({
         model: resolved.model,
         systemPrompt: built.assembled.prompt.text,
         tools: built.assembled.tools.map((tool) => tool.spec),
         skills: { fs: skills.fs, index: skills.skillIndex, search: skills.search, logger },
-        suggest: built.assembled.suggest,
+        suggest: built.assembled.suggestHybrid ?? built.assembled.suggest,
         skill: record.name,
         queries,
         runs,
