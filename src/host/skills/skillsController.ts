@@ -211,7 +211,7 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
     // The words' ranking shows at once; the fused one replaces it when the query's embedding is back
     // (the tab keeps only results for the query in its box).
     if (!this.semantic) return;
-    const fused = await hybridBrowserSearch(query, this.skills.search, this.skills.skillIndex.all(), this.semantic);
+    const fused = await hybridBrowserSearch(query, files, this.semantic);
     if (!fused || (fused.length === files.length && fused.every((file, i) => file === files[i]))) return;
     const fusedMs = performance.now() - started;
     this.logger.debug(`Skill browser search "${query.slice(0, 60)}" by meaning as well: ${fused.length} hit(s) in ${fusedMs.toFixed(1)} ms`);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { EmbeddingIndex } from '../../../src/core/skills/search/embeddingIndex';
+import { browserSearch } from '../../../src/core/skills/search/browserSearch';
 import { hybridBrowserSearch, hybridSuggest } from '../../../src/core/skills/search/embeddingRanker';
 import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
 import { findSkillOverlaps, skillOverlapOffer } from '../../../src/core/skills/draft/skillOverlap';
@@ -86,10 +87,13 @@ describe('hybrid suggestions', () => {
   });
 
   it('adds the nearest skills to a Skills tab search, and answers undefined when it cannot', async () => {
-    const files = await hybridBrowserSearch('frobnicate', search, records, index);
-    assert.equal(files?.[0], records[0]?.file);
+    const lexical = browserSearch('frobnicate the release', search, records);
+    assert.ok(!lexical.includes(records[0]?.file as string) && lexical.length > 0, 'by words only the release skill');
+    const files = await hybridBrowserSearch('frobnicate the release', lexical, index);
+    assert.ok(files?.includes(records[0]?.file as string), 'the nearest skill joins');
+    assert.ok(lexical.every((file) => files?.includes(file)), 'every lexical hit stays');
     server.answer = () => ({ status: 404, body: '{}' });
-    assert.equal(await hybridBrowserSearch('something else', search, records, index), undefined);
+    assert.equal(await hybridBrowserSearch('something else', ['x'], index), undefined);
   });
 
   it('makes the nearest skills candidates of the Save-as-Skill overlap check, scored as before', async () => {

@@ -1,5 +1,5 @@
 import type { SkillRecord } from '../model/skillTypes';
-import { browserSearch } from './browserSearch';
+import { BROWSER_SEARCH_LIMIT } from './browserSearch';
 import type { NearestQueryOptions, SemanticHit, SemanticSource } from './embeddingIndex';
 import { fuseRanks } from './rankFusion';
 import type { SkillSearch } from './skillSearch';
@@ -77,23 +77,21 @@ export async function hybridSuggest(search: SkillSearch, semantic: SemanticSourc
 }
 
 /**
- * The Skills tab's search with meaning: the lexical browser search (active skills, then matching
- * inactive copies) fused with the nearest skills. Undefined when the embeddings cannot answer,
- * so the caller keeps the lexical list it already showed.
+ * The Skills tab's search with meaning: its lexical result (`browserSearch`: active skills, then
+ * matching inactive copies) fused with the nearest skills. Undefined when the embeddings cannot
+ * answer, so the caller keeps the lexical list it already showed.
  */
 export async function hybridBrowserSearch(
   query: string,
-  search: SkillSearch,
-  records: readonly SkillRecord[],
+  lexicalFiles: readonly string[],
   semantic: SemanticSource,
   options: NearestQueryOptions & { readonly limit?: number } = {},
 ): Promise<string[] | undefined> {
   if (query.trim() === '') return [];
   const near = await semantic.nearest(query, { top: BROWSER_SEMANTIC_DEPTH, ...nearestOptions(options) }).catch(() => undefined);
   if (!near) return undefined;
-  const lexical = options.limit !== undefined ? browserSearch(query, search, records, options.limit) : browserSearch(query, search, records);
-  const lists = [lexical, near.map((hit) => hit.record.file)];
-  return fuseRanks(lists, { top: options.limit ?? Math.max(lexical.length + near.length, 1) }).map((fused) => fused.key);
+  const lists = [lexicalFiles, near.map((hit) => hit.record.file)];
+  return fuseRanks(lists, { top: options.limit ?? BROWSER_SEARCH_LIMIT }).map((fused) => fused.key);
 }
 
 function nearestOptions(options: NearestQueryOptions): NearestQueryOptions {
