@@ -49,7 +49,10 @@ export interface TriggerTestOptions {
   readonly now?: () => number;
 }
 
-type Suggestion = { readonly name: string; readonly description: string };
+interface Suggestion {
+  readonly name: string;
+  readonly description: string;
+}
 
 export interface TriggerProgress {
   readonly done: number;
