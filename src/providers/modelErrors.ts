@@ -130,10 +130,10 @@ function httpError(error: APIError, context: ModelErrorContext, make: Make): Mod
 
   // Servers word it differently (and a few answer 500 or mid-stream): what they say decides, not the status.
   if (isContextLengthMessage(said, code) && (status === undefined || status === 400 || status === 413 || status === 422 || status >= 500)) {
-    const window = windowFromContextError(said);
+    const stated = windowFromContextError(said);
     return make(
       'context_length',
-      `The conversation is longer than ${context.model ? `"${context.model}"` : 'the model'} can take${window ? ` (its window is ${window.toLocaleString('en-US')} tokens)` : ''}${detail}`,
+      `The conversation is longer than ${context.model ? `"${context.model}"` : 'the model'} can take${stated ? ` (its window is ${stated.toLocaleString('en-US')} tokens)` : ''}${detail}`,
       'Skillwright compacts the conversation and retries once; if this persists, lower skillwright.context.window, run Compact Conversation, or pick a model with a larger context.',
       status,
     );

@@ -162,7 +162,7 @@ function checkedSummary(text: string, request: SummaryRequest): SummaryResult {
 export function replacementText(summary: string, compacted: number, sections: readonly string[]): string {
   return [
     SUMMARY_OPEN,
-    `The earlier part of this conversation (${compacted} messages) was compacted to fit the model's context window. Its summary:`,
+    `The earlier part of this conversation (${compacted} messages) was compacted to fit the model's context window; its summary:`,
     '',
     summary,
     SUMMARY_CLOSE,

@@ -31,7 +31,8 @@ export function measureContext(input: {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
 }): ContextUsage {
-  const { counter, window, messages } = input;
+  const { counter, messages } = input;
+  const limit = input.window;
   const first = messages[0];
   const hasSystem = first?.role === 'system';
   const all = counter.countMessages(messages);
@@ -39,9 +40,9 @@ export function measureContext(input: {
   const tools = counter.countTools(input.tools);
   const conversation = Math.max(0, all - system);
   return {
-    window: window.tokens,
-    windowSource: window.source,
-    threshold: Math.floor(window.tokens * thresholdShareOf(input.thresholdShare)),
+    window: limit.tokens,
+    windowSource: limit.source,
+    threshold: Math.floor(limit.tokens * thresholdShareOf(input.thresholdShare)),
     system,
     tools,
     conversation,
