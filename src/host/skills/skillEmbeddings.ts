@@ -4,10 +4,10 @@ import { SETTINGS } from '../../core/base/contributions';
 import { DisposableStore } from '../../core/base/disposableStore';
 import { Emitter } from '../../core/base/emitter';
 import type { Event } from '../../core/base/emitter';
-import type { FileSystemPort } from '../../core/base/fileSystemPort';
 import type { Logger } from '../../core/base/logger';
 import { describeError } from '../../core/base/logger';
-import type { EmbeddingStatus, EmbeddingStore, NearestQueryOptions, SemanticHit, SemanticSource } from '../../core/skills/search/embeddingIndex';
+import { fileEmbeddingStore } from '../../core/skills/search/embeddingCache';
+import type { EmbeddingStatus, NearestQueryOptions, SemanticHit, SemanticSource } from '../../core/skills/search/embeddingIndex';
 import { EmbeddingIndex } from '../../core/skills/search/embeddingIndex';
 import type { ModelSetup } from '../models/modelSetup';
 import type { SkillService } from './skillService';
@@ -19,14 +19,6 @@ export const EMBEDDING_CACHE_FILE = 'skill-embeddings.bin';
 const CHANGE_DELAY_MS = 300;
 
 const NOT_STARTED: EmbeddingStatus = { state: 'off', reason: 'starts with the first chat message or Skills tab search', skills: 0, embedded: 0 };
-
-/** The cache file through the host's file system port; a missing file is no cache. */
-export function fileEmbeddingStore(fs: FileSystemPort, file: string): EmbeddingStore {
-  return {
-    read: async () => ((await fs.stat(file))?.type === 'file' ? fs.readFile(file) : undefined),
-    write: (bytes) => fs.writeFileAtomic(file, bytes),
-  };
-}
 
 /**
  * Skill embeddings for the window, from the configured OpenAI-compatible endpoint. Nothing happens

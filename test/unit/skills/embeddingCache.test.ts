@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { decodeEmbeddingCache, encodeEmbeddingCache } from '../../../src/core/skills/search/embeddingCache';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import { decodeEmbeddingCache, encodeEmbeddingCache, fileEmbeddingStore } from '../../../src/core/skills/search/embeddingCache';
 
 function content() {
   return {
@@ -66,5 +70,22 @@ describe('embedding cache file', () => {
     assert.match(reason(encode({ model: 'm', dimensions: 2.5, hashes: [] })), /dimension count \(2.5\)/);
     assert.match(reason(encode({ model: 'm', dimensions: 3, hashes: [1] })), /no list of hashes/);
     assert.ok(decodeEmbeddingCache(encode({ model: 'm', dimensions: 3, hashes: [] })).ok);
+  });
+});
+
+describe('fileEmbeddingStore', () => {
+  it('reads nothing before the first write, then what was written, through a temp file and a rename', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-embeddings-'));
+    try {
+      const file = path.join(dir, 'storage', 'skill-embeddings.bin');
+      const store = fileEmbeddingStore(new NodeFileSystem(), file);
+      assert.equal(await store.read(), undefined);
+      const bytes = encodeEmbeddingCache(content());
+      await store.write(bytes);
+      assert.deepEqual(new Uint8Array(await store.read() ?? []), bytes);
+      assert.deepEqual(fs.readdirSync(path.dirname(file)), ['skill-embeddings.bin']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

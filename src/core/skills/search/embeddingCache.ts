@@ -12,6 +12,8 @@
  * is not finite) is reported as corrupt, and the owner starts afresh.
  */
 
+import type { FileSystemPort } from '../../base/fileSystemPort';
+
 const MAGIC = 'SWEMB01\n';
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const MAX_DIMENSIONS = 65_536;
@@ -86,4 +88,12 @@ export function decodeEmbeddingCache(bytes: Uint8Array): DecodedCache {
 
 function align(offset: number): number {
   return Math.ceil(offset / 4) * 4;
+}
+
+/** The cache file through a file system port (EmbeddingStore of embeddingIndex.ts); a missing file is no cache. */
+export function fileEmbeddingStore(fs: FileSystemPort, file: string): { read(): Promise<Uint8Array | undefined>; write(bytes: Uint8Array): Promise<void> } {
+  return {
+    read: async () => ((await fs.stat(file))?.type === 'file' ? fs.readFile(file) : undefined),
+    write: (bytes) => fs.writeFileAtomic(file, bytes),
+  };
 }
