@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/agent/compactionSummary';
 import { ScriptedModelServer } from '../fakes/scriptedModelServer';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
@@ -128,6 +129,33 @@ describe('chat in the workbench (code-server + Chromium, packaged .vsix, scripte
     await until('MEMORY.md on disk', () => fs.existsSync(memoryFile) && /Deploys happen on Fridays/.test(fs.readFileSync(memoryFile, 'utf8')));
     await proposal.waitFor({ state: 'detached', timeout: 30_000 });
     await openTab(panel, 'Chat');
+  });
+
+  it('shows the context meter in the header, compacts from its button, and the divider opens to the summary', async () => {
+    server.always({ request: (body) => body.messages[0]?.content === SUMMARY_SYSTEM_PROMPT }, { text: '## Goal\nShip the chat.\n## Open questions\nnone' });
+    const meter = panel.getByRole('meter', { name: 'Context window' });
+    await meter.waitFor({ timeout: 30_000 });
+    assert.match((await meter.getAttribute('aria-valuetext')) ?? '', /^[\d,]+ of [\d,]+ tokens/);
+    const meterSummary = panel.locator('.context-meter > summary');
+    await meterSummary.click();
+    assert.match(await panel.locator('.context-parts').innerText(), /System prompt: [\d,]+ tokens[\s\S]*Conversation: [\d,]+ tokens[\s\S]*Tools: [\d,]+ tokens[\s\S]*Compacts at/);
+    await meterSummary.click();
+
+    await panel.getByRole('button', { name: 'Compact the conversation: summarise older messages' }).click();
+    const divider = panel.getByTestId('compaction-divider');
+    await divider.waitFor({ timeout: 30_000 });
+    assert.match(await divider.locator('summary').innerText(), /^Conversation compacted: \d+ messages → summary \(\d+ tokens?\)$/);
+    await divider.locator('summary').press('Enter');
+    await divider.locator('h4', { hasText: 'Summary' }).waitFor();
+    assert.match(await divider.innerText(), /Ship the chat/);
+    await bench.page.screenshot({ path: path.join(resultsDir(), 'chat-compacted-dark.png') });
+
+    // `/compact` is offered in the slash menu beside the skills.
+    const input = panel.getByRole('combobox', { name: 'Message' });
+    await input.fill('');
+    await input.pressSequentially('/comp');
+    await panel.getByRole('listbox', { name: 'Skills' }).getByRole('option', { name: /\/compact/ }).waitFor();
+    await input.fill('');
   });
 
   it('renders hostile model output inert: no script runs, no frame or handler survives', async () => {

@@ -12,6 +12,7 @@ import { describeError } from '../../core/base/logger';
 import type { RunTrace } from '../../core/execution/executionTypes';
 import type { SessionData } from '../../core/sessions/sessionLog';
 import { compactedHistory } from '../../core/sessions/compactedHistory';
+import { recordTurnTriggers, turnTriggers } from '../../core/skills/index/turnTriggers';
 import type { PriorCompaction } from '../../core/sessions/compactedHistory';
 import { MODEL_PRESETS } from '../../providers/modelPresets';
 import type { AreaMessage, ChatItem, ChatSnapshot, WebviewToHost } from '../../shared/protocol';
@@ -408,7 +409,7 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
         });
         this.sessionEmitter.fire(session.writer.id);
       }
-      await session.agent.send(modelText, {
+      const result = await session.agent.send(modelText, {
         signal: claim.signal,
         onEvent: (event) => {
           if (event.type === 'usage') {
@@ -419,6 +420,8 @@ export class ChatController implements PanelArea<'chat'>, ChatSessions, vscode.D
           this.transcript.onEvent(event);
         },
       });
+      // Each skill's "suggested N×, loaded M×" in the Skills tab and the preview.
+      recordTurnTriggers(this.deps.skills.usage, turnTriggers(session.suggestions, result.added));
       await session.saved();
     } catch (error) {
       this.logFailure('The turn', error);
