@@ -3,8 +3,10 @@ import * as path from 'node:path';
 import { corpusDir, evaluateRetrieval, loadCorpusRecords, readRetrievalQueries } from '../../../bench/benchRetrieval';
 import { queryTerms, searchTerms } from '../../../src/core/skills/search/searchText';
 import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
+import { synonymExpansions } from '../../../src/core/skills/search/synonyms';
 import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
 import { seededRandom as seeded } from '../../../bench/generateSkillTree';
+import { repoRoot } from '../../repoRoot';
 import { FIXTURE_ROOT as rootPath, skillRecord } from './skillRecordFixture';
 
 const skill = skillRecord;
@@ -111,6 +113,54 @@ describe('SkillSearch', () => {
     assert.equal(queryTerms(query, 64).length, 64);
     assert.equal(names(search.search(query))[0], 'docker-compose');
     assert.ok(Array.isArray(search.search('x'.repeat(10_000))));
+  });
+
+  it('answers a 100,000-character query quickly, reading only its beginning', () => {
+    const search = new SkillSearch([...records, ...Array.from({ length: 300 }, (_, i) => skill(`filler-${i}`, `Handles case ${i} of the photo pipeline.`))]);
+    const prose = records.map((r) => r.description).join(' ');
+    const shapes = [
+      `docker ${prose.repeat(Math.ceil(100_000 / prose.length))}`.slice(0, 100_000),
+      'x'.repeat(100_000),
+      'ab-'.repeat(33_334).slice(0, 100_000),
+      Array.from({ length: 20_000 }, (_, i) => `w${i}`).join(' ').slice(0, 100_000),
+    ];
+    for (const query of shapes) {
+      assert.equal(query.length, 100_000);
+      assert.ok(queryTerms(query, 256).length <= 256);
+      const start = process.hrtime.bigint();
+      const hits = search.search(query);
+      const suggestions = search.suggest(query);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      // Measured well under 10 ms; the bound only catches reading the whole text or every term.
+      assert.ok(ms < 250, `${ms.toFixed(1)} ms for ${query.slice(0, 20)}…`);
+      assert.ok(hits.length <= 10 && suggestions.length <= 3);
+    }
+    assert.equal(names(search.search(shapes[0] as string))[0], 'docker-compose');
+  });
+
+  it('finds a skill through a common synonym, below one that uses the word itself', () => {
+    const search = new SkillSearch([...records, skill('photo-album', 'Sort holiday photos into albums by date.')]);
+    assert.deepEqual(names(search.search('photo')), ['photo-album', 'image-resize']);
+    assert.deepEqual(names(search.search('picture')).slice(0, 2).sort(), ['image-resize', 'photo-album']);
+    // A phrase stands for a word and the other way round: "pull request" and "PR".
+    assert.equal(names(search.search('summarize my last PR'))[0], 'release-notes');
+    const hit = search.search('resize my photos')[0] ?? assert.fail('no hit for "resize my photos"');
+    assert.equal(hit.record.name, 'image-resize');
+    assert.deepEqual(hit.matched, searchTerms('resize image'));
+  });
+
+  it('counts a query word once however many of its synonyms a skill holds', () => {
+    // "photo" is in both; the gallery also holds four synonyms of it, the converter holds the
+    // query's second word. Counted as matched words, the synonyms would put the gallery first.
+    const gallery = skill('gallery', 'Photo, image, picture, pic and img viewer.');
+    const converter = skill('converter', 'Convert a photo to another format.');
+    const search = new SkillSearch([gallery, converter, ...records]);
+    const ranked = names(search.search('convert photo'));
+    assert.equal(ranked[0], 'converter');
+    assert.ok(ranked.indexOf('gallery') > 0, ranked.join(', '));
+    const [first, second] = search.search('photo viewer');
+    assert.equal(first?.record.name, 'gallery');
+    assert.ok(first && second && first.score > second.score);
   });
 
   it('reports a matching term that comes after many words no skill has', () => {
@@ -261,21 +311,51 @@ describe('SkillSearch', () => {
   });
 });
 
+describe('synonymExpansions', () => {
+  it('adds the other members of a word\'s groups, and of a phrase of consecutive words, each naming its source', () => {
+    const photo = synonymExpansions(searchTerms('photo'), 24);
+    assert.ok(photo.some((e) => e.term === searchTerms('image')[0] && e.source === searchTerms('photo')[0]), JSON.stringify(photo));
+    const phrase = synonymExpansions(searchTerms('open a pull request'), 24);
+    assert.deepEqual(phrase.filter((e) => e.term === 'pr'), [{ term: 'pr', source: searchTerms('pull')[0] }]);
+    // Not a phrase when the words are apart.
+    assert.ok(!synonymExpansions(searchTerms('pull the latest request'), 24).some((e) => e.term === 'pr'));
+    // British and American spellings meet, which stemming alone does not do.
+    assert.ok(synonymExpansions(searchTerms('optimise'), 24).some((e) => e.term === searchTerms('optimize')[0]));
+  });
+
+  it('never repeats a query term, and stops at the limit', () => {
+    const terms = searchTerms('delete remove photo image doc');
+    const out = synonymExpansions(terms, 3);
+    assert.equal(out.length, 3);
+    assert.ok(out.every((e) => !terms.includes(e.term)));
+    assert.equal(new Set(out.map((e) => e.term)).size, out.length);
+    assert.deepEqual(synonymExpansions(searchTerms('kafka zookeeper'), 24), []);
+    assert.deepEqual(synonymExpansions([], 24), []);
+  });
+});
+
 describe('SkillSearch on the real corpus', () => {
-  it('finds the expected skill of the dev queries in the top 5 for at least 80% of them', function () {
+  it('finds the expected skill of the dev queries and of our own set within 3 for at least 85% and 84% of them', function () {
     this.timeout(60_000);
     const corpus = corpusDir();
     const all = loadCorpusRecords(corpus);
     assert.equal(all.length, 612, 'the corpus should hold 612 skills (SOURCES.md)');
-    const queries = readRetrievalQueries(path.join(corpus, 'retrieval-dev.jsonl'));
-    assert.ok(queries.length >= 40, `only ${queries.length} queries`);
     const search = new SkillSearch(all);
-    const report = evaluateRetrieval((q) => search.search(q, { top: 10 }).map((h) => h.record), queries, corpus);
-    const summary = `recall@1 ${report.recallAt1.toFixed(3)}, recall@5 ${report.recallAt5.toFixed(3)}, MRR ${report.mrr.toFixed(3)}`;
-    // Measured: recall@1 0.833, recall@3 0.857, recall@5 0.857, MRR 0.853 (bench/benchRetrieval.ts).
-    assert.ok(report.recallAt5 >= 0.8, summary);
-    assert.ok(report.recallAt1 >= 0.7, summary);
-    assert.equal(report.byKind.keyword?.recallAt1, 1, summary);
+    const sets = [
+      { file: path.join(corpus, 'retrieval-dev.jsonl'), least: 40, recallAt3: 0.85, recallAt1: 0.78, keywordAt1: 1 },
+      { file: path.join(repoRoot(), 'bench', 'retrieval-queries.jsonl'), least: 150, recallAt3: 0.84, recallAt1: 0.78, keywordAt1: 0.95 },
+    ];
+    for (const set of sets) {
+      const queries = readRetrievalQueries(set.file);
+      assert.ok(queries.length >= set.least, `only ${queries.length} queries in ${set.file}`);
+      const report = evaluateRetrieval((q) => search.search(q, { top: 10 }).map((h) => h.record), queries, corpus);
+      const summary = `${path.basename(set.file)}: recall@1 ${report.recallAt1.toFixed(3)}, recall@3 ${report.recallAt3.toFixed(3)}, MRR ${report.mrr.toFixed(3)}`;
+      // Measured (npm run bench:retrieval): dev recall@1 0.833, recall@3 0.881, keyword recall@1 1;
+      // ours recall@1 0.807, recall@3 0.867, keyword recall@1 0.981.
+      assert.ok(report.recallAt3 >= set.recallAt3, summary);
+      assert.ok(report.recallAt1 >= set.recallAt1, summary);
+      assert.ok((report.byKind.keyword?.recallAt1 ?? 0) >= set.keywordAt1, summary);
+    }
   });
 
   it('suggests the expected skill within 3 as often as search ranks it within 3', function () {
@@ -285,7 +365,7 @@ describe('SkillSearch on the real corpus', () => {
     const queries = readRetrievalQueries(path.join(corpus, 'retrieval-dev.jsonl'));
     const top3 = evaluateRetrieval((q) => search.search(q, { top: 3 }).map((h) => h.record), queries, corpus);
     const suggested = evaluateRetrieval((q) => search.suggest(q).map((h) => h.record), queries, corpus);
-    // Measured: recall@1 0.833, recall@3 0.857 for both (bench/benchRetrieval.ts).
+    // Measured: recall@1 0.857, recall@3 0.881 for suggest, 0.833 and 0.881 for search (npm run bench:retrieval).
     assert.ok(suggested.recallAt3 >= top3.recallAt3, `suggest ${suggested.recallAt3}, search ${top3.recallAt3}`);
     assert.ok(suggested.recallAt1 >= top3.recallAt1, `suggest ${suggested.recallAt1}, search ${top3.recallAt1}`);
   });

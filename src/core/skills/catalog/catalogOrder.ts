@@ -26,10 +26,12 @@ export interface CatalogItem {
   full?: ShownDescription;
   sentence?: ShownDescription;
   short?: ShownDescription;
-  /** The distinct words of the name, lower-case (see nameWords); filled when the catalog first needs them. */
-  words?: readonly string[];
-  /** nameVagueness, once worked out. */
-  vagueness?: number;
+  /**
+   * Distinct words of the name that tell what the skill does (see nameVagueness). A small integer
+   * set when the item is made: a field written later, or one holding fractions, slowed every later
+   * pass over the items several times over.
+   */
+  readonly tellingWords: number;
   /** Bookkeeping of catalogOrder: the call that last saw the item, and whether it is in the remembered order. */
   seenIn: number;
   remembered: boolean;
@@ -63,16 +65,11 @@ function catalogItem(record: SkillRecord): CatalogItem {
       record,
       name,
       nameUnits: tokenUnits(name),
+      tellingWords: tellingWords(name),
       category: sharedCategory(oneLine(record.category)),
       scopeRank: record.scope === 'project' ? 0 : record.scope === 'user' ? 1 : 2,
       seenIn: 0,
       remembered: false,
-      // Every field from the start, so all items share one shape (the catalog reads them in hot loops).
-      full: undefined,
-      sentence: undefined,
-      short: undefined,
-      words: undefined,
-      vagueness: undefined,
     };
     items.set(record, item);
   }
@@ -94,27 +91,23 @@ export const GENERIC_NAME_WORDS: ReadonlySet<string> = new Set([
   'and', 'the', 'for', 'to', 'of', 'a', 'an', 'in', 'on', 'with',
 ]);
 
-/** The distinct lower-case words of the listed name (letters and digits; numbers alone dropped), once per record. */
-function nameWords(item: CatalogItem): readonly string[] {
-  if (item.words) return item.words;
+/** Distinct words of a name (letters and digits, numbers alone left out) of three letters or more, not generic. */
+function tellingWords(name: string): number {
   const words = new Set<string>();
-  for (const word of item.name.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word && !/^\d+$/.test(word)) words.add(word);
-  item.words = [...words];
-  return item.words;
+  for (const word of name.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length >= 3 && !/^\d+$/.test(word) && !GENERIC_NAME_WORDS.has(word)) words.add(word);
+  }
+  return words.size;
 }
 
 /**
- * How little a name says on its own, 0–1, once per record: each telling word (three letters or more,
- * not in GENERIC_NAME_WORDS) halves it, so "helper" is 1, "shop" 0.5, "pdftk-server" 0.5 and
- * "azure-static-web-apps" 0.125. Only the name itself counts, never the other skills, so a
- * rebuild after one change costs nothing here.
+ * How little a name says on its own, 0–1: each telling word (three letters or more, not in
+ * GENERIC_NAME_WORDS) halves it, so "helper" is 1, "shop" 0.5, "pdftk-server" 0.5 and
+ * "azure-static-web-apps" 0.125. Only the name itself counts, never the other skills, so a rebuild
+ * after one change costs nothing here.
  */
 export function nameVagueness(item: CatalogItem): number {
-  if (item.vagueness !== undefined) return item.vagueness;
-  let vague = 1;
-  for (const word of nameWords(item)) if (word.length >= 3 && !GENERIC_NAME_WORDS.has(word)) vague /= 2;
-  item.vagueness = vague;
-  return vague;
+  return 0.5 ** item.tellingWords;
 }
 
 /**

@@ -1,6 +1,8 @@
 import MiniSearch from 'minisearch';
 import type { SearchOptions, SearchResult } from 'minisearch';
 import { queryTerms, searchTerms } from './searchText';
+import { synonymExpansions } from './synonyms';
+import { TermSets, headingLines } from './termSets';
 import { MAX_PRIOR, clampPrior } from './usagePrior';
 import type { SkillRecord } from '../model/skillTypes';
 
@@ -9,8 +11,8 @@ export interface SkillSearchHit {
   /** BM25-based for `search` (unbounded, only comparable within one result list); 0–1 for `similar`. */
   readonly score: number;
   /**
-   * `search`: the query terms that matched, in query order; `similar`: the terms the draft shares with
-   * the record. Both in normalized form (lower-case, stemmed: "deploying" → "deploi"), as searchTerms gives.
+   * `search`: the query terms that matched, in query order, then the synonyms of them that matched
+   * (synonyms.ts); `similar`: the terms the draft shares with the record. Both in normalized form (lower-case, stemmed: "deploying" → "deploi"), as searchTerms gives.
    */
   readonly matched: readonly string[];
   /**
@@ -95,6 +97,13 @@ const DEFAULT_MIN_SUGGESTION_SCORE = 2;
  * suggestions equal the top of `search` (docs/search-and-catalog.md).
  */
 const SUGGESTION_POSTING_BUDGET = 2_000;
+/**
+ * The weight of a synonym (synonyms.ts) against the query's own word: a record that says "image" is
+ * a good match for "photo", but one that says "photo" is a better one.
+ */
+export const SYNONYM_WEIGHT = 0.7;
+/** Synonyms searched for at most, over the whole query. */
+const MAX_SYNONYMS = 24;
 
 function fieldText(record: SkillRecord, field: Field): string {
   switch (field) {
@@ -173,6 +182,29 @@ function byScoreThenName(a: SkillSearchHit, b: SkillSearchHit): number {
   return b.score - a.score || byName(a.record, b.record);
 }
 
+/**
+ * minisearch's score divided by its count of matched terms and multiplied by the count of distinct
+ * query terms they stand for: "photo" and its synonym "image" both matching count as one word.
+ */
+function corrected(result: SearchResult, synonyms: ReadonlyMap<string, string>): number {
+  const matched = result.queryTerms;
+  let fromSynonyms = 0;
+  for (const term of matched) if (synonyms.has(term)) fromSynonyms++;
+  if (fromSynonyms === 0) return result.score;
+  const sources = new Set(matched.map((term) => synonyms.get(term) ?? term));
+  return (result.score / matched.length) * sources.size;
+}
+
+/** The `top`-th best score of `hits` (at least `top` of them). */
+function leastOfBest(hits: readonly SkillSearchHit[], top: number): number {
+  if (hits.length === top) {
+    let least = Number.POSITIVE_INFINITY;
+    for (const hit of hits) if (hit.score < least) least = hit.score;
+    return least;
+  }
+  return hits.map((hit) => hit.score).sort((a, b) => b - a)[top - 1] ?? Number.NEGATIVE_INFINITY;
+}
+
 /** The record fields a result matched in, in FIELDS order. */
 function matchedFields(result: SearchResult): Field[] {
   const matched = new Set(Object.values(result.match).flat());
@@ -186,7 +218,8 @@ function topCount(top: number | undefined, fallback: number): number {
 
 /**
  * Lexical ranking of skills (BM25+ over name, description, tags, use cases, example queries,
- * headings and category, with stemming and per-field weights), updated one record at a time.
+ * headings and category, with stemming, per-field weights and common synonyms at a lower weight),
+ * updated one record at a time.
  * Records are keyed by `file`.
  */
 export class SkillSearch {
@@ -203,8 +236,11 @@ export class SkillSearch {
   /** In how many records each term occurs, in any field: which terms of a long query are rarest. */
   private readonly documentFrequency = new Map<string, number>();
   private prior: SearchPrior | undefined;
+  private readonly synonyms: boolean;
 
-  constructor(records: readonly SkillRecord[] = []) {
+  /** `synonyms: false` searches the query's own words only (the retrieval bench compares the two). */
+  constructor(records: readonly SkillRecord[] = [], options: { readonly synonyms?: boolean } = {}) {
+    this.synonyms = options.synonyms ?? true;
     this.setAll(records);
   }
 
@@ -256,7 +292,33 @@ export class SkillSearch {
     if (top === 0 || typeof query !== 'string') return [];
     const terms = this.searchedTerms(queryTerms(query, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
-    return this.ranked(this.index.search(terms.join(' ')), top, options.filter, prior);
+    const synonyms = this.synonymsOf(terms, Number.POSITIVE_INFINITY);
+    return this.ranked(this.run(terms, synonyms, SEARCH_OPTIONS), top, options.filter, prior, synonyms);
+  }
+
+  /**
+   * minisearch's results for the query's terms and their synonyms (searched with SYNONYM_WEIGHT),
+   * sorted by minisearch's score. That score is the sum over matched terms times how many matched,
+   * and a synonym should not count as one more matched word of the query: ranked() corrects it.
+   */
+  private run(terms: readonly string[], synonyms: ReadonlyMap<string, string>, options: SearchOptions): SearchResult[] {
+    if (synonyms.size === 0) return this.index.search(terms.join(' '), options);
+    const boostTerm = (term: string) => (synonyms.has(term) ? SYNONYM_WEIGHT : 1);
+    return this.index.search([...terms, ...synonyms.keys()].join(' '), { ...options, boostTerm });
+  }
+
+  /** Synonym → the query term it stands for, for the terms records hold, their postings within `budget`. */
+  private synonymsOf(terms: readonly string[], budget: number): Map<string, string> {
+    const out = new Map<string, string>();
+    if (!this.synonyms) return out;
+    let postings = 0;
+    for (const { term, source } of synonymExpansions(terms, MAX_SYNONYMS)) {
+      const frequency = this.documentFrequency.get(term) ?? 0;
+      if (frequency === 0 || postings + frequency > budget) continue;
+      postings += frequency;
+      out.set(term, source);
+    }
+    return out;
   }
 
   /**
@@ -267,49 +329,48 @@ export class SkillSearch {
   suggest(message: string, options: SuggestOptions = {}): SkillSearchHit[] {
     const top = topCount(options.top, DEFAULT_SUGGESTIONS);
     if (top === 0 || typeof message !== 'string') return [];
-    const terms = this.affordableTerms(queryTerms(message, MAX_QUERY_TERMS));
+    const { terms, postings } = this.affordableTerms(queryTerms(message, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
+    // Synonyms only with what the budget has left: the message's own words come first.
+    const synonyms = this.synonymsOf(terms, SUGGESTION_POSTING_BUDGET - postings);
     // The floor applies to the lexical score: the prior can reorder suggestions, never make one.
     const minScore = options.minScore ?? DEFAULT_MIN_SUGGESTION_SCORE;
-    return this.ranked(this.index.search(terms.join(' '), SUGGEST_SEARCH_OPTIONS), top, options.filter, this.prior, minScore);
+    return this.ranked(this.run(terms, synonyms, SUGGEST_SEARCH_OPTIONS), top, options.filter, this.prior, synonyms, minScore);
   }
 
   /**
-   * The best `top` of minisearch's results (already sorted by lexical score) at least `minScore`,
-   * by score (with the prior, when given), ties ordered by name.
+   * The best `top` of minisearch's results at least `minScore`, by score (with the prior, when
+   * given), ties ordered by name. A result that matched synonyms has its score corrected so each
+   * query term counts once however many of its synonyms matched; the correction only lowers a score,
+   * so minisearch's order still bounds what can follow.
    */
   private ranked(
     results: SearchResult[],
     top: number,
     filter: ((record: SkillRecord) => boolean) | undefined,
-    prior?: SearchPrior,
+    prior: SearchPrior | undefined,
+    synonyms: ReadonlyMap<string, string>,
     minScore = Number.NEGATIVE_INFINITY,
   ): SkillSearchHit[] {
     // minisearch scores and sorts every matching document; everything else is done for the few
     // that can be returned: the filter, the prior, the tie-break by name and the matched fields.
     const hits: SkillSearchHit[] = [];
-    let last = Number.NaN;
-    /** With a prior: the least final score among the first `top` hits kept. */
-    let floor = Number.NaN;
+    const lift = prior ? MAX_PRIOR : 1;
+    /** Once `top` hits are kept: the least final score among the best `top` of them. */
+    let floor = Number.NEGATIVE_INFINITY;
     for (const result of results) {
+      // Results come by their uncorrected lexical score, which bounds the corrected one.
       if (result.score < minScore) break;
-      if (hits.length >= top) {
-        // Past `top`, only results tied with the last kept one can still make the list; with a
-        // prior, those its largest lift could take up to the least final score of the list so far.
-        if (!prior && result.score !== last) break;
-        if (prior && result.score * MAX_PRIOR < floor) break;
-      }
+      if (hits.length >= top && result.score * lift < floor) break;
+      const lexical = synonyms.size === 0 ? result.score : corrected(result, synonyms);
+      if (lexical < minScore) continue;
       const record = this.records.get(result.id as string) as SkillRecord;
       if (filter && !filter(record)) continue;
+      const score = prior ? lexical * clampPrior(prior(record)) : lexical;
+      if (hits.length >= top && score < floor) continue;
       const fields = matchedFields(result);
-      if (prior) {
-        const score = result.score * clampPrior(prior(record));
-        hits.push({ record, score, matched: result.queryTerms, fields, relevance: result.score });
-        if (hits.length === top) floor = Math.min(...hits.map((hit) => hit.score));
-      } else {
-        hits.push({ record, score: result.score, matched: result.queryTerms, fields });
-      }
-      last = result.score;
+      hits.push(prior ? { record, score, matched: result.queryTerms, fields, relevance: lexical } : { record, score, matched: result.queryTerms, fields });
+      if (hits.length >= top) floor = leastOfBest(hits, top);
     }
     return hits.sort(byScoreThenName).slice(0, top);
   }
@@ -351,7 +412,7 @@ export class SkillSearch {
    * The rarest terms whose document frequencies add up to at most the posting budget (terms no
    * record holds cost nothing), no more than a full search would take, in query order.
    */
-  private affordableTerms(terms: string[]): string[] {
+  private affordableTerms(terms: string[]): { terms: string[]; postings: number } {
     const frequency = (term: string) => this.documentFrequency.get(term) ?? 0;
     const kept = new Set<string>();
     let postings = 0;
@@ -360,7 +421,7 @@ export class SkillSearch {
       postings += frequency(term);
       kept.add(term);
     }
-    return terms.filter((term) => kept.has(term));
+    return { terms: terms.filter((term) => kept.has(term)), postings };
   }
 
   /** All of a short query's terms; of a longer one, the rarest (unknown terms last), in query order. */
@@ -392,68 +453,4 @@ export class SkillSearch {
       else this.documentFrequency.delete(term);
     }
   }
-}
-
-/** Distinct terms per record and how many records hold each one (the IDF of `similar`). */
-class TermSets {
-  private readonly sets = new Map<string, ReadonlySet<string>>();
-  private readonly docFreq = new Map<string, number>();
-
-  clear(): void {
-    this.sets.clear();
-    this.docFreq.clear();
-  }
-
-  set(file: string, terms: readonly string[]): void {
-    this.delete(file);
-    const set = new Set(terms);
-    this.sets.set(file, set);
-    for (const term of set) this.docFreq.set(term, (this.docFreq.get(term) ?? 0) + 1);
-  }
-
-  delete(file: string): void {
-    const set = this.sets.get(file);
-    if (!set) return;
-    for (const term of set) {
-      const count = (this.docFreq.get(term) ?? 1) - 1;
-      if (count > 0) this.docFreq.set(term, count);
-      else this.docFreq.delete(term);
-    }
-    this.sets.delete(file);
-  }
-
-  /** Cosine of the IDF-weighted binary vectors of `terms` and the record's set, with the shared terms. */
-  cosine(terms: ReadonlySet<string>, file: string): { score: number; shared: string[] } {
-    const other = this.sets.get(file);
-    if (!other || terms.size === 0 || other.size === 0) return { score: 0, shared: [] };
-    const shared: string[] = [];
-    let dot = 0;
-    for (const term of terms) {
-      if (!other.has(term)) continue;
-      shared.push(term);
-      dot += this.idf(term) ** 2;
-    }
-    return { score: dot / (this.norm(terms) * this.norm(other)), shared };
-  }
-
-  private idf(term: string): number {
-    return Math.log(1 + (this.sets.size + 1) / ((this.docFreq.get(term) ?? 0) + 1));
-  }
-
-  private norm(terms: ReadonlySet<string>): number {
-    let sum = 0;
-    for (const term of terms) sum += this.idf(term) ** 2;
-    return Math.sqrt(sum);
-  }
-}
-
-/** Markdown heading text of a body: lines starting with `#`, outside fenced code. */
-function headingLines(body: string): string[] {
-  const out: string[] = [];
-  let fenced = false;
-  for (const line of body.split(/\r?\n/)) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    else if (!fenced && line.startsWith('#')) out.push(line.replace(/^#+\s*/, ''));
-  }
-  return out;
 }
