@@ -107,6 +107,8 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   // Created here, started on first use: nothing is read or sent during activation.
   const embeddings = store.add(new SkillEmbeddings(skills, models, context.globalStorageUri.fsPath, logger));
   skills.semantic = embeddings;
+  // A new API key (Configure Model) reaches the embeddings client too.
+  store.add(context.secrets.onDidChange(() => embeddings.reconfigure()));
   const sessions = store.add(new SessionService(context.globalStorageUri.fsPath, context.asAbsolutePath('dist'), logger));
   const policy = createApprovalPolicy(context.workspaceState, logger);
   const execution = store.add(new ExecutionService(skills, context.globalStorageUri.fsPath, logger));
