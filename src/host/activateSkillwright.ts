@@ -22,6 +22,7 @@ import { StatusCollector } from './panel/statusCollector';
 import { SkillPreviewPanel } from './preview/skillPreviewPanel';
 import { SaveAsSkill } from './saveAsSkill/saveAsSkill';
 import { ContextWindows } from './chat/chatContext';
+import { embeddingStatusText } from '../core/skills/search/embeddingStatusText';
 import { SkillActions } from './skills/skillActions';
 import { SkillCodeActions } from './skills/skillCodeActions';
 import { SkillDiagnostics } from './skills/skillDiagnostics';
@@ -113,6 +114,15 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const policy = createApprovalPolicy(context.workspaceState, logger);
   const execution = store.add(new ExecutionService(skills, context.globalStorageUri.fsPath, logger));
   preview.useExecution(execution);
+  status.setRetrieval(() => ({ state: embeddings.status.state, text: embeddingStatusText(embeddings.status) }));
+  let retrievalState = embeddings.status.state;
+  store.add(
+    embeddings.onDidChangeStatus((next) => {
+      if (next.state === retrievalState) return;
+      retrievalState = next.state;
+      panel.refresh();
+    }),
+  );
   status.setApprovals(() => {
     const auto = autoApproveSettings();
     return { always: policy.allowlist().map(describeEntry), autoEdits: auto.edits === true, autoCommands: auto.commands === true };

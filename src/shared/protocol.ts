@@ -57,6 +57,8 @@ const panelStatus = z.object({
   model: z.object({ configured: z.boolean(), baseUrl: str, model: str, provider: z.optional(str), advice: str }),
   /** Absent while the skill index is still loading. */
   skills: z.optional(skillsSummary),
+  /** How skills are ranked for suggestions and search: words, or words and meaning (embeddings). */
+  retrieval: z.optional(z.object({ state: z.enum(['off', 'indexing', 'ready', 'unavailable']), text: str })),
   /** What the agent may do without asking: "always" grants of this workspace and the user-level switches. */
   approvals: z.optional(z.object({ always: z.array(str), autoEdits: z.boolean(), autoCommands: z.boolean() })),
 });

@@ -63,6 +63,7 @@ function rootsSection(status: PanelStatus): HTMLElement {
     el('p', { class: 'muted' }, `${found} of ${status.skillRoots.length} folders exist.`),
     list,
     skillsSummary(status),
+    status.retrieval ? el('p', { 'data-testid': 'retrieval-state' }, `Skill retrieval: ${status.retrieval.text}`) : undefined,
   );
 }
 

@@ -78,8 +78,10 @@ export class ActiveSession {
       onCompaction: (_info, record) => this.append((writer) => writer.appendCompaction(record)),
       approvals: options.approvals,
       maxSteps: options.maxSteps,
-      suggest: (text) => {
-        const found = options.built.assembled.suggest(text);
+      // Meaning as well as words when the endpoint serves embeddings; words alone otherwise, or when they are late.
+      suggest: async (text) => {
+        const assembled = options.built.assembled;
+        const found = await (assembled.suggestHybrid ?? assembled.suggest)(text);
         this.suggestions = found.map((s) => s.name);
         return found;
       },

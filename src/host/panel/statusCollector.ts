@@ -13,12 +13,18 @@ import type { SkillService } from '../skills/skillService';
 /** Gathers what the status page shows, from VS Code's state and the file system. */
 export class StatusCollector {
   private approvals: (() => NonNullable<PanelStatus['approvals']>) | undefined;
+  private retrieval: (() => NonNullable<PanelStatus['retrieval']>) | undefined;
 
   constructor(
     private readonly extensionVersion: string,
     private readonly logger: Logger,
     private readonly skills?: SkillService,
   ) {}
+
+  /** How skills are ranked now (set once the embeddings service exists). */
+  setRetrieval(source: () => NonNullable<PanelStatus['retrieval']>): void {
+    this.retrieval = source;
+  }
 
   /** Where the approval grants come from (set once the policy exists). */
   setApprovals(source: () => NonNullable<PanelStatus['approvals']>): void {
@@ -64,6 +70,7 @@ export class StatusCollector {
       model,
       ...(summary ? { skills: summary } : {}),
       ...(this.approvals ? { approvals: this.approvals() } : {}),
+      ...(this.retrieval ? { retrieval: this.retrieval() } : {}),
     };
   }
 

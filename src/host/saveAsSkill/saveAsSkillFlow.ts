@@ -146,6 +146,8 @@ export class SaveAsSkillFlow {
     const found = await skillOverlapOffer(draftText, {
       records: skills.skillIndex.active(),
       search: skills.search,
+      // The same ranker as suggestions and the Skills tab: meaning as well as words when embeddings are on.
+      ...(skills.semantic ? { semantic: skills.semantic } : {}),
       readText: async (file) => {
         const text = await readSkillText(skills, file);
         texts.set(file, text);
