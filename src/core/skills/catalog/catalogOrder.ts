@@ -107,52 +107,52 @@ function tellingWords(name: string): number {
  * after one change costs nothing here.
  */
 export function nameVagueness(item: CatalogItem): number {
-  return 0.5 ** item.tellingWords;
+  return vagueness(item.tellingWords);
+}
+
+/** nameVagueness of a name with `tellingWords` telling words. */
+export function vagueness(tellingWords: number): number {
+  return 0.5 ** tellingWords;
+}
+
+/** Item indices in ascending order, all with the same need, or each with its own (`needs`, sorted by need, then index). */
+export interface NeedList {
+  readonly items: readonly number[];
+  readonly need: number | readonly number[];
 }
 
 /**
- * Indices 0…n−1 by `need`, highest first, ties by the lower index: a binary heap, since the catalog
- * takes a few hundred of thousands.
+ * Item indices by need, highest first, ties by the lower index, merged from a few lists each in that
+ * order already. Most skills fall in a handful of lists of equal need (unused skills by how many
+ * telling words their names have), so taking the few hundred the catalog describes costs a pass
+ * over the skills to bucket them, not a heap or a sort of thousands.
  */
 export class NeedOrder {
-  private readonly heap: number[];
+  private readonly at: number[];
 
-  constructor(private readonly need: Float64Array) {
-    this.heap = Array.from({ length: need.length }, (_, i) => i);
-    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
+  constructor(private readonly lists: readonly NeedList[]) {
+    this.at = lists.map(() => 0);
   }
 
   pop(): number | undefined {
-    const top = this.heap[0];
-    const last = this.heap.pop();
-    if (top === undefined || last === undefined) return undefined;
-    if (this.heap.length > 0) {
-      this.heap[0] = last;
-      this.down(0);
+    let best = -1;
+    let bestNeed = Number.NEGATIVE_INFINITY;
+    let bestItem = Number.POSITIVE_INFINITY;
+    for (let l = 0; l < this.lists.length; l++) {
+      const list = this.lists[l] as NeedList;
+      const at = this.at[l] as number;
+      const item = list.items[at];
+      if (item === undefined) continue;
+      const need = typeof list.need === 'number' ? list.need : (list.need[at] as number);
+      if (need > bestNeed || (need === bestNeed && item < bestItem)) {
+        best = l;
+        bestNeed = need;
+        bestItem = item;
+      }
     }
-    return top;
-  }
-
-  private before(a: number, b: number): boolean {
-    const diff = (this.need[a] ?? 0) - (this.need[b] ?? 0);
-    return diff > 0 || (diff === 0 && a < b);
-  }
-
-  private down(at: number): void {
-    const heap = this.heap;
-    // Indices below heap.length exist; the casts only narrow the type.
-    for (;;) {
-      const left = 2 * at + 1;
-      const right = left + 1;
-      let best = at;
-      if (left < heap.length && this.before(heap[left] as number, heap[best] as number)) best = left;
-      if (right < heap.length && this.before(heap[right] as number, heap[best] as number)) best = right;
-      if (best === at) return;
-      const swap = heap[at] as number;
-      heap[at] = heap[best] as number;
-      heap[best] = swap;
-      at = best;
-    }
+    if (best < 0) return undefined;
+    this.at[best] = (this.at[best] as number) + 1;
+    return bestItem;
   }
 }
 

@@ -1,7 +1,7 @@
 import { TOP_LEVEL_CATEGORY_LABEL } from '../../../shared/system/categoryLabel';
 import { clipWords, oneLine } from '../../text/clip';
-import { NeedOrder, byNameThenFile, catalogOrder, nameVagueness, skillName } from './catalogOrder';
-import type { CatalogItem, ShownDescription } from './catalogOrder';
+import { NeedOrder, byNameThenFile, catalogOrder, skillName, vagueness } from './catalogOrder';
+import type { CatalogItem, NeedList, ShownDescription } from './catalogOrder';
 import type { SkillRecord } from '../model/skillTypes';
 import { tokensOfUnits, tokenUnits } from '../../text/tokenEstimate';
 import type { TokenUnits } from '../../text/tokenEstimate';
@@ -248,12 +248,21 @@ function count(value: number | undefined): number {
  * nameVagueness), ties by usefulness.
  */
 function needQueue(mostUseful: readonly Entry[]): { pop(): Entry | undefined } {
-  const need = new Float64Array(mostUseful.length);
+  const needOf = (uses: number, health: number, words: number) => (1 + Math.log2(1 + Math.max(0, uses))) * health * (0.5 + 0.5 * vagueness(words));
+  const need = (entry: Entry) => needOf(entry.uses, entry.health, entry.item.tellingWords);
+  // Unused skills without outcomes differ only by their names' telling words: one list per count.
+  const plain: number[][] = [];
+  const rest: number[] = [];
   for (let i = 0; i < mostUseful.length; i++) {
-    const entry = mostUseful[i];
-    if (entry) need[i] = (1 + Math.log2(1 + Math.max(0, entry.uses))) * entry.health * (0.5 + 0.5 * nameVagueness(entry.item));
+    const entry = mostUseful[i] as Entry;
+    if (entry.uses === 0 && entry.health === 1) (plain[entry.item.tellingWords] ??= []).push(i);
+    else rest.push(i);
   }
-  const queue = new NeedOrder(need);
+  const restNeed = rest.map((i) => need(mostUseful[i] as Entry));
+  const byNeed = rest.map((_, k) => k).sort((a, b) => (restNeed[b] as number) - (restNeed[a] as number) || (rest[a] as number) - (rest[b] as number));
+  const lists: NeedList[] = [{ items: byNeed.map((k) => rest[k] as number), need: byNeed.map((k) => restNeed[k] as number) }];
+  plain.forEach((items, words) => lists.push({ items, need: needOf(0, 1, words) }));
+  const queue = new NeedOrder(lists);
   return { pop: () => mostUseful[queue.pop() ?? -1] };
 }
 
