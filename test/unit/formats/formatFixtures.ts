@@ -9,12 +9,12 @@ import { repoRoot } from '../../repoRoot';
  * test without its fixture, fails the inventory test (persistedFormats.test.ts).
  */
 export const FIXTURES = {
-  sessions: ['v1.jsonl', 'v1-crashed.jsonl'],
+  sessions: ['v1.jsonl', 'v1-crashed.jsonl', 'v1-compacted.jsonl'],
   'session-index': ['v2.sqlite'],
   'skill-index': ['v2.json', 'v3.json'],
   memory: ['v1/MEMORY.md', 'v1/USER.md'],
   approvals: ['v1.json'],
-  usage: ['v1.json'],
+  usage: ['v1.json', 'v1-triggers.json'],
 } satisfies Record<string, readonly string[]>;
 
 export type Format = keyof typeof FIXTURES;

@@ -1,35 +1,19 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import { SessionIndex } from '../../../src/core/sessions/sessionIndex';
-import { NodeAppendPort, SessionLog, toChatMessages } from '../../../src/core/sessions/sessionLog';
-import { RecordingLogger, sharedSqlJs } from '../sessions/sessionFixture';
-import { FIXTURES, fixturePath, tempDir } from './formatFixtures';
+import { toChatMessages } from '../../../src/core/sessions/sessionLog';
+import { sharedSqlJs } from '../sessions/sessionFixture';
+import type { FixtureStorage, SessionFixture } from './fixtureStorage';
+import { fixtureStorage } from './fixtureStorage';
 
-/** A NodeFileSystem that counts the session files it reads, to tell a reused index from a rebuilt one. */
-class CountingFileSystem extends NodeFileSystem {
-  sessionReads = 0;
-  override readFile(file: string): Promise<Uint8Array> {
-    if (file.endsWith('.jsonl')) this.sessionReads++;
-    return super.readFile(file);
-  }
-}
+/** The sessions the saved index (session-index/v2.sqlite) was built from. */
+const INDEXED: readonly SessionFixture[] = ['v1.jsonl', 'v1-crashed.jsonl'];
 
-/** A storage folder holding copies of the session fixtures (ids are the file names: v1, v1-crashed). */
-function storageWithFixtures(withIndex: boolean): { dir: string; fs: CountingFileSystem; log: SessionLog; logger: RecordingLogger; cleanup: () => void } {
-  const temp = tempDir('formats-sessions');
-  fs.mkdirSync(path.join(temp.dir, 'sessions'));
-  for (const name of FIXTURES.sessions) fs.copyFileSync(fixturePath('sessions', name), path.join(temp.dir, 'sessions', name));
-  if (withIndex) fs.copyFileSync(fixturePath('session-index', 'v2.sqlite'), path.join(temp.dir, 'session-index.sqlite'));
-  const counting = new CountingFileSystem();
-  const logger = new RecordingLogger();
-  const log = new SessionLog({ fs: counting, append: new NodeAppendPort(), storageDir: temp.dir, logger });
-  return { dir: temp.dir, fs: counting, log, logger, cleanup: temp.cleanup };
+function storageWithFixtures(withIndex: boolean): FixtureStorage {
+  return fixtureStorage(INDEXED, withIndex);
 }
 
 describe('persisted formats: session files (JSONL)', () => {
-  let storage: ReturnType<typeof storageWithFixtures>;
+  let storage: FixtureStorage;
   beforeEach(() => (storage = storageWithFixtures(false)));
   afterEach(() => storage.cleanup());
 
@@ -102,7 +86,7 @@ describe('persisted formats: session files (JSONL)', () => {
 });
 
 describe('persisted formats: the session index (sql.js, schema 2)', () => {
-  let storage: ReturnType<typeof storageWithFixtures>;
+  let storage: FixtureStorage;
   afterEach(() => storage.cleanup());
 
   async function searchIn(index: SessionIndex): Promise<string[]> {
