@@ -21,7 +21,7 @@ export function contextMeterNode(context: ContextMeter): HTMLElement {
   const level = meterLevel(context);
   const ratio = context.window > 0 ? context.total / context.window : 0;
   const estimate = context.exact ? '' : ' (estimated)';
-  const summaryText = `${shortTokens(context.total)} / ${shortTokens(context.window)}`;
+  const summaryText = `Context ${shortTokens(context.total)} / ${shortTokens(context.window)}`;
   const fill = el('div', { class: `meter-fill ${level}` });
   fill.style.width = `${Math.min(100, Math.round(ratio * 1000) / 10)}%`;
   const valueText = `${tokens(context.total)} of ${tokens(context.window)} tokens${estimate}${level === 'ok' ? '' : level === 'high' ? ', compaction is due' : ', over the window'}`;
