@@ -2,6 +2,7 @@ import type { ChatMessage, ToolCall } from '../llm/chatTypes';
 import type { TokenCounter } from '../llm/tokenCounter';
 import { clipEnd } from '../text/clip';
 import type { CompactionInfo } from './compactionInfo';
+import { parseJsonObject } from '../../shared/system/jsonObject';
 
 export const SKILL_VIEW_TOOL = 'skill_view';
 export const SKILL_RUN_TOOL_NAME = 'skill_run';
@@ -18,21 +19,13 @@ export interface CompactedFacts {
   readonly memoryWrites: readonly string[];
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /** The skills and memory writes in `messages`, after those `prior` compactions carried. */
 export function compactedFacts(messages: readonly ChatMessage[], prior: { readonly skills: readonly string[]; readonly memoryWrites: readonly string[] }): CompactedFacts {
   const results = new Map<string, Record<string, unknown> | undefined>();
-  for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, parseObject(message.content));
+  for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, parseJsonObject(message.content));
   const skills: string[] = [...prior.skills];
   const viewed = new Map<string, string>();
   const memoryWrites: string[] = [...prior.memoryWrites];
@@ -45,7 +38,7 @@ export function compactedFacts(messages: readonly ChatMessage[], prior: { readon
       const result = results.get(call.id);
       // A call whose result says it failed loaded nothing and wrote nothing.
       if (result?.['success'] === false) continue;
-      const args = parseObject(call.arguments) ?? {};
+      const args = parseJsonObject(call.arguments) ?? {};
       if (call.name === SKILL_VIEW_TOOL || call.name === SKILL_RUN_TOOL_NAME) {
         const name = str(args['name']);
         const file = str(args['file_path'])?.replace(/^\.?\//, '');

@@ -10,6 +10,7 @@ import type { ApprovalAnswerValue, ChatAction, ChatItem, RunStepView, UsageLine 
 import type { CompactionInfo } from '../../core/agent/compactionInfo';
 import { compactionDone, compactionFailed, compactionFromRecord, compactionRunning } from './compactionItems';
 import { clipError, nestedOrder, readRunResult } from './runResultSteps';
+import { parseJsonObject } from '../../shared/system/jsonObject';
 
 /**
  * The chat as the panel shows it, built from agent events (live) or from a session log (resume).
@@ -57,18 +58,10 @@ function prettyArgs(raw: string): string {
   return text.length > MAX_ARGS_CHARS ? `${text.slice(0, MAX_ARGS_CHARS)}\n… (${text.length - MAX_ARGS_CHARS} more characters)` : text;
 }
 
-function parseArgs(raw: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Which skill a call loads, changes or runs, for the "loaded skill `x`" mark. */
 export function skillOfCall(call: Pick<ToolCall, 'name' | 'arguments'>): { name: string; action: 'loaded' | 'ran' | 'changed' } | undefined {
-  const args = parseArgs(call.arguments);
+  const args = parseJsonObject(call.arguments) ?? {};
   const name = typeof args['name'] === 'string' ? args['name'] : undefined;
   if (call.name === 'skill_view' && name) return { name, action: 'loaded' };
   if (call.name === 'skill_manage' && name) return { name, action: 'changed' };
@@ -81,7 +74,7 @@ export function skillOfCall(call: Pick<ToolCall, 'name' | 'arguments'>): { name:
 }
 
 function summarizeCall(call: Pick<ToolCall, 'name' | 'arguments'>): string {
-  const args = parseArgs(call.arguments);
+  const args = parseJsonObject(call.arguments) ?? {};
   for (const key of ['command', 'path', 'name', 'query', 'glob', 'action']) {
     const value = args[key];
     if (typeof value === 'string') return `${call.name}: ${value.replace(/\s+/g, ' ').slice(0, 120)}`;

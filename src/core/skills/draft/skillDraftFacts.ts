@@ -11,6 +11,7 @@ import { selectionFacts } from './selectionFacts';
  */
 
 import type { CommandFact, ErrorFact, FileFact, Resolution, SelectionInput, ToolCallFact, ToolKind, TranscriptFacts } from './draftFacts';
+import { parseJsonObject } from '../../../shared/system/jsonObject';
 
 export const FACT_LIMITS = {
   requests: 8,
@@ -82,14 +83,6 @@ function turnsOf(source: SessionData | readonly ChatMessage[]): Turn[] {
   return turns;
 }
 
-function parseArgs(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function telling(tool: string, args: Record<string, unknown> | undefined): string {
   if (!args) return '';
@@ -106,7 +99,7 @@ function telling(tool: string, args: Record<string, unknown> | undefined): strin
 /** The outcome a tool message reports: ok, or the error (for a command, its exit and the end of its output). */
 function outcomeOf(tool: string, content: string | undefined): { ok: boolean | undefined; error?: string } {
   if (content === undefined) return { ok: undefined };
-  const result = parseArgs(content);
+  const result = parseJsonObject(content);
   if (!result || typeof result['success'] !== 'boolean') return { ok: undefined };
   if (result['success'] === false) return { ok: false, error: clip(oneLine(redactSecrets(String(result['error'] ?? 'failed'))), FACT_LIMITS.errorChars) };
   if (tool === 'run_command' && (result['timed_out'] === true || (result['exit_code'] !== 0 && result['exit_code'] !== undefined))) {
@@ -142,7 +135,7 @@ function collectCalls(turns: readonly Turn[]): CallRecord[] {
   turns.forEach((turn, index) => {
     for (const call of turn.toolCalls ?? []) {
       const outcome = outcomeOf(call.name, results.get(call.id));
-      const fact: ToolCallFact = { tool: call.name, kind: KINDS[call.name] ?? 'other', detail: telling(call.name, parseArgs(call.arguments)), ...outcome };
+      const fact: ToolCallFact = { tool: call.name, kind: KINDS[call.name] ?? 'other', detail: telling(call.name, parseJsonObject(call.arguments)), ...outcome };
       calls.push({ fact, turn: index });
     }
   });

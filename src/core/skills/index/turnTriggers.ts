@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCall } from '../../llm/chatTypes';
 import type { TurnTriggers } from './skillUsage';
+import { parseJsonObject } from '../../../shared/system/jsonObject';
 
 /** What a skill tool call did to a skill, once its result says it worked. */
 export interface SkillTouch {
@@ -7,14 +8,6 @@ export interface SkillTouch {
   readonly action: 'loaded' | 'ran';
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** `category/name` is how the tools accept an ambiguous name; the statistics are kept by the bare name. */
 function bareName(written: string): string {
@@ -30,9 +23,9 @@ function bareName(written: string): string {
  */
 export function skillTouchOf(call: Pick<ToolCall, 'name' | 'arguments'>, resultText: string): SkillTouch | undefined {
   if (call.name !== 'skill_view' && call.name !== 'skill_run') return undefined;
-  const args = parseObject(call.arguments);
+  const args = parseJsonObject(call.arguments);
   const written = typeof args?.['name'] === 'string' ? args['name'] : '';
-  const result = parseObject(resultText);
+  const result = parseJsonObject(resultText);
   if (call.name === 'skill_view') {
     if (!result || result['success'] === false) return undefined;
     const name = typeof result['name'] === 'string' ? result['name'] : bareName(written);
