@@ -149,6 +149,16 @@ describe('SkillSearch', () => {
     assert.deepEqual(hit.matched, searchTerms('resize image'));
   });
 
+  it('leaves out synonyms so common that searching them would score thousands of skills', () => {
+    const crowd = Array.from({ length: 2_001 }, (_, i) => skill(`render-${i}`, `Render an image of scene ${i}.`));
+    const search = new SkillSearch([skill('photo-album', 'Sort holiday photos into albums.'), ...crowd]);
+    assert.deepEqual(names(search.search('photo')), ['photo-album']);
+    assert.deepEqual(names(search.suggest('photo')), ['photo-album']);
+    // Fewer of them, and the synonym is searched.
+    const fewer = new SkillSearch([skill('photo-album', 'Sort holiday photos into albums.'), ...crowd.slice(0, 50)]);
+    assert.equal(names(fewer.search('photo', { top: 60 })).length, 51);
+  });
+
   it('counts a query word once however many of its synonyms a skill holds', () => {
     // "photo" is in both; the gallery also holds four synonyms of it, the converter holds the
     // query's second word. Counted as matched words, the synonyms would put the gallery first.

@@ -104,6 +104,12 @@ const SUGGESTION_POSTING_BUDGET = 2_000;
 export const SYNONYM_WEIGHT = 0.7;
 /** Synonyms searched for at most, over the whole query. */
 const MAX_SYNONYMS = 24;
+/**
+ * Records a query's synonyms may add to a search, summed over their document frequencies. A synonym
+ * thousands of skills hold ("create" for "make") barely tells them apart and costs the most; on the
+ * corpus every synonym fits, at 10,000 skills the common ones are left out.
+ */
+const SYNONYM_POSTING_BUDGET = 2_000;
 
 function fieldText(record: SkillRecord, field: Field): string {
   switch (field) {
@@ -292,7 +298,7 @@ export class SkillSearch {
     if (top === 0 || typeof query !== 'string') return [];
     const terms = this.searchedTerms(queryTerms(query, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
-    const synonyms = this.synonymsOf(terms, Number.POSITIVE_INFINITY);
+    const synonyms = this.synonymsOf(terms, SYNONYM_POSTING_BUDGET);
     return this.ranked(this.run(terms, synonyms, SEARCH_OPTIONS), top, options.filter, prior, synonyms);
   }
 
@@ -332,7 +338,7 @@ export class SkillSearch {
     const { terms, postings } = this.affordableTerms(queryTerms(message, MAX_QUERY_TERMS));
     if (terms.length === 0) return [];
     // Synonyms only with what the budget has left: the message's own words come first.
-    const synonyms = this.synonymsOf(terms, SUGGESTION_POSTING_BUDGET - postings);
+    const synonyms = this.synonymsOf(terms, Math.min(SYNONYM_POSTING_BUDGET, SUGGESTION_POSTING_BUDGET - postings));
     // The floor applies to the lexical score: the prior can reorder suggestions, never make one.
     const minScore = options.minScore ?? DEFAULT_MIN_SUGGESTION_SCORE;
     return this.ranked(this.run(terms, synonyms, SUGGEST_SEARCH_OPTIONS), top, options.filter, this.prior, synonyms, minScore);
