@@ -13,7 +13,7 @@ export class UsageError extends Error {}
 /** Flags that take a value; everything else is a boolean switch. */
 const VALUE_FLAGS = new Set([
   '--root', '--budget', '--top', '--platform', '-p', '--prompt', '--cwd', '--session', '--base-url', '--model', '--max-steps', '--data-dir',
-  '--args', '--args-file', '--since', '--skill', '--format', '--limit', '--runs', '--query', '--min-rate',
+  '--args', '--args-file', '--since', '--skill', '--format', '--limit', '--runs', '--query', '--min-rate', '--jobs',
 ]);
 const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v', '--yes-reads-only', '--yes-edits', '--yes-commands', '--no-cache']);
 

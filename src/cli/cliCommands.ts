@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import type { FileSystemPort } from '../core/base/fileSystemPort';
 import type { Logger } from '../core/base/logger';
@@ -20,6 +21,8 @@ export interface CliEnv {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl-C, so a running agent turn stops and keeps what it said. */
   readonly signal?: AbortSignal;
+  /** The CLI's entry script, which `lint` starts in worker threads; without it lint uses this thread only. */
+  readonly workerEntry?: string;
 }
 
 function display(env: CliEnv, file: string): string {
@@ -36,13 +39,19 @@ function rootsFor(args: ParsedArgs, env: CliEnv, positionalRoots: boolean): Skil
   return given.map((entry) => ({ path: path.resolve(env.cwd, entry), scope: 'project', label: entry, writeTarget: false }));
 }
 
+/** What a command gets besides the index. */
+interface IndexUse {
+  /** The index's snapshot text, current with the disk (encoded on first call when there is none yet). */
+  snapshot(): Promise<string | undefined>;
+}
+
 /**
  * Opens the index of the roots, runs `use` on it, then brings the cache's snapshot up to date.
  * The snapshot is the extension's: served, then checked against the disk by (mtime, size) of every
  * SKILL.md before anything is printed, so output never comes from a stale entry. It is written
  * after the output, and only when there was none, it was unusable, or the disk differed.
  */
-async function withIndex(args: ParsedArgs, env: CliEnv, positionalRoots: boolean, use: (index: SkillIndex) => Promise<number> | number): Promise<number> {
+async function withIndex(args: ParsedArgs, env: CliEnv, positionalRoots: boolean, use: (index: SkillIndex, extra: IndexUse) => Promise<number> | number): Promise<number> {
   const roots = rootsFor(args, env, positionalRoots);
   for (const root of roots) {
     if (args.roots.includes(root.label) || (positionalRoots && args.positionals.includes(root.label))) {
@@ -50,11 +59,12 @@ async function withIndex(args: ParsedArgs, env: CliEnv, positionalRoots: boolean
       if (stat?.type !== 'directory') throw new UsageError(`skill folder "${root.label}" does not exist or is not a folder`);
     }
   }
-  const snapshot = args.flags.has('--no-cache') ? undefined : new CliSnapshotStore(env.fs, snapshotFile(path.resolve(env.cwd, cliCacheDir(env.homeDir, process.platform, env.env)), roots));
+  const file = args.flags.has('--no-cache') ? undefined : snapshotFile(path.resolve(env.cwd, cliCacheDir(env.homeDir, process.platform, env.env)), roots);
+  const store = new CliSnapshotStore(env.fs, file);
   // The index reports a failed check of the snapshot through its logger, and carries on.
   const failures: string[] = [];
   const logger: Logger = { ...nullLogger, error: (message) => failures.push(message instanceof Error ? message.message : message) };
-  const index = new SkillIndex({ fs: env.fs, roots, ...(snapshot ? { snapshot } : {}), logger });
+  const index = new SkillIndex({ fs: env.fs, roots, snapshot: store, logger });
   try {
     const state = { loaded: false, differed: false };
     index.onDidChange(() => (state.differed ||= state.loaded));
@@ -67,8 +77,15 @@ async function withIndex(args: ParsedArgs, env: CliEnv, positionalRoots: boolean
     // The check failed midway, so some entries may be stale: read everything afresh.
     if (failures.length > 0) await index.rescan();
     for (const warning of index.warnings) env.stderr(`skillwright: warning: ${warning}\n`);
-    const code = await use(index);
-    if (snapshot && (!served || state.differed || failures.length > 0) && index.all().length > 0) await index.saveSnapshot();
+    const saved = { current: served && !state.differed && failures.length === 0 };
+    const snapshot = async (): Promise<string | undefined> => {
+      if (!saved.current) await index.saveSnapshot();
+      saved.current = true;
+      return store.text;
+    };
+    const code = await use(index, { snapshot });
+    // An index without skills is not kept: running where there are none leaves nothing behind.
+    if (!saved.current && file !== undefined && index.all().length > 0) await index.saveSnapshot();
     return code;
   } finally {
     index.dispose();
@@ -102,18 +119,20 @@ function findingJson(env: CliEnv, file: string, finding: LintFinding): Record<st
 }
 
 export function lintCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
-  return withIndex(args, env, true, async (index) => {
-    // The lint rules (and semver, the threat scanner) load only for lint.
-    const { lintSkillFile } = await import('../core/skills/lint/lintRunner');
+  const jobs = intFlag(args, '--jobs', availableParallelism(), 1, 256);
+  return withIndex(args, env, true, async (index, { snapshot }) => {
+    // The lint rules (and semver, the threat scanner, worker threads) load only for lint.
+    const { lintFiles } = await import('./parallelLint');
     const findings: Record<string, unknown>[] = [];
     const counts = { error: 0, warning: 0, info: 0 };
     const records = index.all();
-    for (const record of records) {
-      for (const finding of await lintSkillFile({ file: record.file }, env.fs, index)) {
+    const { findings: perFile } = await lintFiles(records.map((record) => record.file), env.fs, index, { jobs, snapshot, ...(env.workerEntry !== undefined ? { workerEntry: env.workerEntry } : {}) });
+    records.forEach((record, i) => {
+      for (const finding of perFile[i] ?? []) {
         counts[finding.severity] += 1;
         findings.push(findingJson(env, record.file, finding));
       }
-    }
+    });
     const summary = { skills: records.length, errors: counts.error, warnings: counts.warning, infos: counts.info };
     if (args.flags.has('--json')) {
       env.stdout(`${JSON.stringify({ findings, summary, warnings: index.warnings }, null, 2)}\n`);

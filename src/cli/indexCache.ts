@@ -32,27 +32,34 @@ export function snapshotFile(cacheDir: string, roots: readonly SkillRoot[]): str
 }
 
 /**
- * The index snapshot of one CLI run, in a file of the cache folder. A snapshot that cannot be
- * read counts as absent (the index then scans and this run writes a fresh one); writes are atomic
- * (temp file + rename), so two runs at once leave one whole snapshot.
+ * The index snapshot of one CLI run, in a file of the cache folder (or, with no file, only in
+ * memory: `--no-cache`). A snapshot that cannot be read counts as absent (the index then scans and
+ * this run writes a fresh one); writes are atomic (temp file + rename), so two runs at once leave
+ * one whole snapshot.
  */
 export class CliSnapshotStore implements SnapshotStore {
+  /** The text last read or written: after the index's check and save, the snapshot of what it holds. */
+  text: string | undefined;
+
   constructor(
     private readonly fs: FileSystemPort,
-    readonly file: string,
+    readonly file: string | undefined,
   ) {}
 
   async read(): Promise<string | undefined> {
+    if (this.file === undefined) return undefined;
     let bytes: Uint8Array;
     try {
       bytes = await this.fs.readFile(this.file);
     } catch {
       return undefined;
     }
-    return new TextDecoder().decode(bytes);
+    this.text = new TextDecoder().decode(bytes);
+    return this.text;
   }
 
-  write(text: string): Promise<void> {
-    return this.fs.writeFileAtomic(this.file, text);
+  async write(text: string): Promise<void> {
+    this.text = text;
+    if (this.file !== undefined) await this.fs.writeFileAtomic(this.file, text);
   }
 }
