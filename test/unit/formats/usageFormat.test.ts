@@ -12,9 +12,9 @@ describe('persisted formats: skill usage statistics (skill-usage.json)', () => {
     assert.deepEqual(usage.get('deploy'), { views: 3, runs: 2, edits: 0, successes: 1, failures: 1, totalLatencyMs: 1500, lastUsed: Date.UTC(2025, 4, 1, 9, 5, 0) });
     assert.deepEqual(usage.get('flaky-tests'), { views: 1, runs: 0, edits: 1, successes: 0, failures: 0, totalLatencyMs: 0, lastUsed: Date.UTC(2025, 4, 1, 9, 7, 0) });
     assert.deepEqual(usage.forCatalog(), {
-      deploy: { uses: 5, lastUsed: Date.UTC(2025, 4, 1, 9, 5, 0) },
-      'flaky-tests': { uses: 1, lastUsed: Date.UTC(2025, 4, 1, 9, 7, 0) },
-      review: { uses: 1, lastUsed: Date.UTC(2025, 4, 1, 9, 8, 0) },
+      deploy: { uses: 5, lastUsed: Date.UTC(2025, 4, 1, 9, 5, 0), successes: 1, failures: 1 },
+      'flaky-tests': { uses: 1, lastUsed: Date.UTC(2025, 4, 1, 9, 7, 0), successes: 0, failures: 0 },
+      review: { uses: 1, lastUsed: Date.UTC(2025, 4, 1, 9, 8, 0), successes: 1, failures: 0 },
     });
   });
 

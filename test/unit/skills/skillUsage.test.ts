@@ -33,7 +33,7 @@ describe('SkillUsage', () => {
       latencies: [120, 30],
       lastFailure: { at: 2_000, message: 'failed without a message' },
     });
-    assert.deepEqual(again.forCatalog().deploy, { uses: 3, lastUsed: 2_000 });
+    assert.deepEqual(again.forCatalog().deploy, { uses: 3, lastUsed: 2_000, successes: 1, failures: 1 });
     assert.equal(again.get('unknown').views, 0);
   });
 

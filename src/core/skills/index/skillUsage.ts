@@ -135,6 +135,16 @@ function keepLast<T>(list: readonly T[] | undefined, item: T, max: number): T[] 
  * Per-skill usage kept in the extension's storage. Writes are batched: usage is a ranking prior,
  * so losing the last seconds of it in a crash is acceptable; blocking a tool call on a write is not.
  */
+/** A skill's use and outcomes as the catalog reads them (its CatalogSkillUsage, which lives above this folder). */
+export interface UsageForCatalog {
+  readonly uses: number;
+  readonly lastUsed?: number;
+  readonly successes: number;
+  readonly failures: number;
+  readonly thumbsUp?: number;
+  readonly thumbsDown?: number;
+}
+
 export class SkillUsage {
   private entries = new Map<string, SkillUsageEntry>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -169,10 +179,18 @@ export class SkillUsage {
   }
 
   /** Usage in the shape the catalog ranks by. */
-  forCatalog(): Record<string, { uses: number; lastUsed?: number }> {
-    const out: Record<string, { uses: number; lastUsed?: number }> = {};
+  /** What the catalog weighs when not every description fits: use, and how well the skill did (runs and ratings). */
+  forCatalog(): Record<string, UsageForCatalog> {
+    const out: Record<string, UsageForCatalog> = {};
     for (const [name, entry] of this.entries) {
-      out[name] = { uses: entry.views + entry.runs, ...(entry.lastUsed !== undefined ? { lastUsed: entry.lastUsed } : {}) };
+      out[name] = {
+        uses: entry.views + entry.runs,
+        ...(entry.lastUsed !== undefined ? { lastUsed: entry.lastUsed } : {}),
+        successes: entry.successes,
+        failures: entry.failures,
+        ...(entry.thumbsUp !== undefined ? { thumbsUp: entry.thumbsUp } : {}),
+        ...(entry.thumbsDown !== undefined ? { thumbsDown: entry.thumbsDown } : {}),
+      };
     }
     return out;
   }
