@@ -119,7 +119,9 @@ function findingJson(env: CliEnv, file: string, finding: LintFinding): Record<st
 }
 
 export function lintCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
-  const jobs = intFlag(args, '--jobs', availableParallelism(), 1, 256);
+  // One CPU is left to the rest of the machine; on two, a worker's start costs most of what it would
+  // save, and measured slower on a busy machine (docs/decisions.md, "A fast CLI").
+  const jobs = intFlag(args, '--jobs', Math.max(1, availableParallelism() - 1), 1, 256);
   return withIndex(args, env, true, async (index, { snapshot }) => {
     // The lint rules (and semver, the threat scanner, worker threads) load only for lint.
     const { lintFiles } = await import('./parallelLint');

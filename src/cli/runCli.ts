@@ -11,7 +11,8 @@ export const CLI_USAGE = `Usage: skillwright <command> [options]
 Work with agent skills (folders with a SKILL.md) from a terminal or CI.
 
 Commands:
-  lint [DIR...]             check every SKILL.md; exit 1 on errors (--strict: also on warnings)
+  lint [DIR...]             check every SKILL.md; exit 1 on errors (--strict: also on warnings;
+                            --jobs N: threads at most, default one less than the CPUs)
   list [DIR...]             list the skills (--all: also shadowed and hidden ones)
   catalog [DIR...]          print the skills catalog the model sees (--budget N tokens, default 3000)
   search <query>            rank skills for a request (--top K, default 5)
