@@ -49,7 +49,8 @@ interface IndexUse {
  * Opens the index of the roots, runs `use` on it, then brings the cache's snapshot up to date.
  * The snapshot is the extension's: served, then checked against the disk by (mtime, size) of every
  * SKILL.md before anything is printed, so output never comes from a stale entry. It is written
- * after the output, and only when there was none, it was unusable, or the disk differed.
+ * after the output (before it, when lint hands it to worker threads), and only when there was
+ * none, it was unusable, or the disk differed.
  */
 async function withIndex(args: ParsedArgs, env: CliEnv, positionalRoots: boolean, use: (index: SkillIndex, extra: IndexUse) => Promise<number> | number): Promise<number> {
   const roots = rootsFor(args, env, positionalRoots);
