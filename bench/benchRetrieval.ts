@@ -21,6 +21,7 @@ import { LEXICAL_DEPTH, SEMANTIC_DEPTH, fuseHits, hybridSuggest } from '../src/c
 import { OpenAiEmbeddingClient } from '../src/providers/embeddingClient';
 import { SkillSearch } from '../src/core/skills/search/skillSearch';
 import { MAX_PRIOR, MIN_PRIOR, usagePrior } from '../src/core/skills/search/usagePrior';
+import { parseSkillHeaderText } from '../src/core/skills/model/skillHeader';
 import { SKILL_FILE, SUPPORT_FOLDERS } from '../src/core/skills/model/skillTypes';
 import type { SkillRecord } from '../src/core/skills/model/skillTypes';
 import { repoRoot } from '../test/repoRoot';
@@ -96,6 +97,8 @@ export function loadCorpusRecords(corpus: string): SkillRecord[] {
         useCases: stringList(data.use_cases),
         exampleQueries: stringList(data.example_queries),
         headings: body.split(/\r?\n/).filter((l) => l.startsWith('#')).map((l) => l.replace(/^#+\s*/, '').trim()),
+        // As the index reads it: the body's opening paragraph, "When to use" section and `triggers`.
+        about: parseSkillHeaderText(text).about ?? '',
         level: 0,
         mtimeMs: stat.mtimeMs,
         size: stat.size,

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readFrontmatterFast } from '../../../src/core/skills/model/fastFrontmatter';
-import { HEADER_BYTES, parseSkillHeaderText, readSkillHeader } from '../../../src/core/skills/model/skillHeader';
+import { HEADER_BYTES, MAX_ABOUT_PART_CHARS, parseSkillHeaderText, readSkillHeader } from '../../../src/core/skills/model/skillHeader';
 import { repoRoot } from '../../repoRoot';
 
 function corpusSkillFiles(): string[] {
@@ -131,6 +131,26 @@ describe('skill header: reading files', () => {
     assert.deepEqual(header.exampleQueries, ['deploy to prod']);
     assert.deepEqual(header.headings, ['Deploy app', 'Steps', 'Indented three']);
     assert.deepEqual(header.readErrors, []);
+  });
+
+  it('keeps what the body says of when to use the skill: its first paragraph, its "When to use" section and `triggers`', () => {
+    const header = parseSkillHeaderText(
+      doc(
+        'name: hue\ndescription: Control lights.\ntriggers:\n  - turn on the lights\n  - movie mode',
+        '<!-- generated -->\n# Hue\n\n    indented code, not prose\n\nControl Philips Hue lamps\nfrom the terminal.\n\nA second paragraph.\n\n## Setup\n\n```bash\nbrew install hue\n```\n\n## When NOT to use\n\n- other brands\n\n## When to Use\n\n- "Dim the bedroom"\n```\ncode in the section\n```\n- Adjust colour temperature\n\n## Commands\n\nLater text.\n',
+      ),
+    );
+    assert.equal(header.about, 'Control Philips Hue lamps\nfrom the terminal.\n- "Dim the bedroom"\n- Adjust colour temperature\nturn on the lights\nmovie mode');
+    assert.deepEqual(header.headings, ['Hue', 'Setup', 'When NOT to use', 'When to Use', 'Commands']);
+  });
+
+  it('bounds each part of the about text, and has none for a body of headings and code', () => {
+    const long = 'lights '.repeat(300);
+    const header = parseSkillHeaderText(doc('name: long\ndescription: d', `# Long\n\n${long}\n\n## Use this skill when\n\n${long}\n`));
+    const [intro = '', when = ''] = (header.about ?? '').split('\n');
+    assert.equal(intro.length, MAX_ABOUT_PART_CHARS);
+    assert.equal(when.length, MAX_ABOUT_PART_CHARS);
+    assert.equal(parseSkillHeaderText(doc('name: bare\ndescription: d', '# Bare\n\n```\ncode\n```\n')).about, '');
   });
 
   it('takes the level from the frontmatter, or infers it from workflow / adaptation', () => {

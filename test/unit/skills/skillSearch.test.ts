@@ -56,6 +56,18 @@ describe('SkillSearch', () => {
     assert.deepEqual(search.search('postgres')[0]?.fields, ['tags']);
   });
 
+  it('searches what the body says of when to use a skill, below the same word in the frontmatter', () => {
+    const lights = skill('hue-lights', 'Control smart home lighting from the terminal.', { about: 'Dim the bedroom bulbs or set a warm scene.' });
+    const bulbs = skill('bulb-catalog', 'Compare light bulbs before buying them.');
+    const search = new SkillSearch([...records, lights, bulbs]);
+    assert.equal(names(search.search('dim the bedroom'))[0], 'hue-lights');
+    assert.deepEqual(search.search('dim the bedroom')[0]?.fields, ['about']);
+    // The same word in a description outweighs it in the about text.
+    assert.deepEqual(names(search.search('bulbs')).slice(0, 2), ['bulb-catalog', 'hue-lights']);
+    // A record without the about text (served from an older snapshot) is searched as before.
+    assert.equal(names(new SkillSearch([{ ...lights, about: undefined }]).search('dim the bedroom')).length, 0);
+  });
+
   it('ignores stop words, so a request phrased as a sentence still finds the skill', () => {
     const search = new SkillSearch(records);
     assert.deepEqual(queryTerms('I want you to help me with the docker compose file', 64), ['help', 'docker', 'compos', 'file']);
@@ -345,23 +357,23 @@ describe('synonymExpansions', () => {
 });
 
 describe('SkillSearch on the real corpus', () => {
-  it('finds the expected skill of the dev queries and of our own set within 3 for at least 85% and 84% of them', function () {
+  it('finds the expected skill of the dev queries and of our own set within 3 for at least 88% of them', function () {
     this.timeout(60_000);
     const corpus = corpusDir();
     const all = loadCorpusRecords(corpus);
     assert.equal(all.length, 612, 'the corpus should hold 612 skills (SOURCES.md)');
     const search = new SkillSearch(all);
     const sets = [
-      { file: path.join(corpus, 'retrieval-dev.jsonl'), least: 40, recallAt3: 0.85, recallAt1: 0.78, keywordAt1: 1 },
-      { file: path.join(repoRoot(), 'bench', 'retrieval-queries.jsonl'), least: 150, recallAt3: 0.84, recallAt1: 0.78, keywordAt1: 0.95 },
+      { file: path.join(corpus, 'retrieval-dev.jsonl'), least: 40, recallAt3: 0.88, recallAt1: 0.8, keywordAt1: 1 },
+      { file: path.join(repoRoot(), 'bench', 'retrieval-queries.jsonl'), least: 150, recallAt3: 0.88, recallAt1: 0.8, keywordAt1: 0.95 },
     ];
     for (const set of sets) {
       const queries = readRetrievalQueries(set.file);
       assert.ok(queries.length >= set.least, `only ${queries.length} queries in ${set.file}`);
       const report = evaluateRetrieval((q) => search.search(q, { top: 10 }).map((h) => h.record), queries, corpus);
       const summary = `${path.basename(set.file)}: recall@1 ${report.recallAt1.toFixed(3)}, recall@3 ${report.recallAt3.toFixed(3)}, MRR ${report.mrr.toFixed(3)}`;
-      // Measured (npm run bench:retrieval): dev recall@1 0.833, recall@3 0.881, keyword recall@1 1;
-      // ours recall@1 0.807, recall@3 0.867, keyword recall@1 0.981.
+      // Measured (npm run bench:retrieval): dev recall@1 0.833, recall@3 0.905, keyword recall@1 1;
+      // ours recall@1 0.837, recall@3 0.904, keyword recall@1 0.963.
       assert.ok(report.recallAt3 >= set.recallAt3, summary);
       assert.ok(report.recallAt1 >= set.recallAt1, summary);
       assert.ok((report.byKind.keyword?.recallAt1 ?? 0) >= set.keywordAt1, summary);
@@ -375,7 +387,7 @@ describe('SkillSearch on the real corpus', () => {
     const queries = readRetrievalQueries(path.join(corpus, 'retrieval-dev.jsonl'));
     const top3 = evaluateRetrieval((q) => search.search(q, { top: 3 }).map((h) => h.record), queries, corpus);
     const suggested = evaluateRetrieval((q) => search.suggest(q).map((h) => h.record), queries, corpus);
-    // Measured: recall@1 0.857, recall@3 0.881 for suggest, 0.833 and 0.881 for search (npm run bench:retrieval).
+    // Measured: recall@1 0.857, recall@3 0.905 for suggest, 0.833 and 0.905 for search (npm run bench:retrieval).
     assert.ok(suggested.recallAt3 >= top3.recallAt3, `suggest ${suggested.recallAt3}, search ${top3.recallAt3}`);
     assert.ok(suggested.recallAt1 >= top3.recallAt1, `suggest ${suggested.recallAt1}, search ${top3.recallAt1}`);
   });

@@ -22,16 +22,20 @@ export interface SnapshotEntry {
 
 const FORMAT = 'skillwright-skill-index';
 /**
- * Bump when the header fields or their meaning change. Version 3 added the workflow's calls; a
- * version 2 snapshot is still read, its skills without calls (unknown until a file is read again).
+ * Bump when the header fields or their meaning change. Version 3 added the workflow's calls, version
+ * 4 the `about` text search reads; older snapshots are still read, their skills without what they
+ * lack (unknown until a file is read again).
  */
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 
 /** One workflow call: [skill, step, 'skill' | 'fallback', range or null]. */
 type CallRow = [string, string, string, string | null];
 
-/** [root, path below the root (NUL-separated sortKey), mtimeMs, size, the header fields, then (version 3) the calls or null when unknown]. */
-type Row = [number, string, number, number, string | null, string, string[], string[], string[], string[], string[], number, string | null, string[], (CallRow[] | null)?];
+/**
+ * [root, path below the root (NUL-separated sortKey), mtimeMs, size, the header fields, then (version
+ * 3) the calls or null when unknown, then (version 4) the about text or null when unknown].
+ */
+type Row = [number, string, number, number, string | null, string, string[], string[], string[], string[], string[], number, string | null, string[], (CallRow[] | null)?, (string | null)?];
 
 /** JSON with rows as arrays: half the size of objects, and JSON.parse of 10,000 skills stays in the tens of ms. */
 export function encodeIndexSnapshot(entries: Iterable<SnapshotEntry>): string {
@@ -60,6 +64,7 @@ export function encodeIndexSnapshot(entries: Iterable<SnapshotEntry>): string {
       header.version ?? null,
       header.readErrors as string[],
       header.calls ? header.calls.map((call): CallRow => [call.skill, call.step, call.via, call.range ?? null]) : null,
+      header.about ?? null,
     ]);
   }
   return JSON.stringify({ format: FORMAT, version: SNAPSHOT_VERSION, roots, skills: rows });
@@ -78,9 +83,10 @@ function isCallRow(value: unknown): value is CallRow {
 }
 
 function isRow(row: unknown, rootCount: number, format: number): row is Row {
-  if (!Array.isArray(row) || row.length !== (format === 2 ? 14 : 15)) return false;
-  const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, queries, headings, level, version, errors, calls] = row;
+  if (!Array.isArray(row) || row.length !== (format === 2 ? 14 : format === 3 ? 15 : 16)) return false;
+  const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, queries, headings, level, version, errors, calls, about] = row;
   if (format !== 2 && !(calls === null || (Array.isArray(calls) && calls.every(isCallRow)))) return false;
+  if (format !== 2 && format !== 3 && !(about === null || typeof about === 'string')) return false;
   return (
     Number.isInteger(rootId) && rootId >= 0 && rootId < rootCount &&
     typeof rel === 'string' && typeof mtimeMs === 'number' && typeof size === 'number' &&
@@ -95,13 +101,13 @@ export function decodeIndexSnapshot(text: string): SnapshotEntry[] {
   const data = JSON.parse(text) as { format?: unknown; version?: unknown; roots?: unknown; skills?: unknown };
   if (data?.format !== FORMAT) throw new Error('not a Skillwright skill index snapshot');
   const format = data.version;
-  if (format !== SNAPSHOT_VERSION && format !== 2) throw new Error(`snapshot version ${String(format)}, expected ${SNAPSHOT_VERSION}`);
+  if (format !== SNAPSHOT_VERSION && format !== 3 && format !== 2) throw new Error(`snapshot version ${String(format)}, expected ${SNAPSHOT_VERSION}`);
   const roots = data.roots;
   if (!isStringArray(roots) || !Array.isArray(data.skills)) throw new Error('snapshot without roots or skills');
   const entries: SnapshotEntry[] = [];
   for (const row of data.skills as unknown[]) {
     if (!isRow(row, roots.length, format)) throw new Error('snapshot has a malformed skill row');
-    const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, exampleQueries, headings, level, version, readErrors, calls] = row;
+    const [rootId, rel, mtimeMs, size, name, description, tags, platforms, useCases, exampleQueries, headings, level, version, readErrors, calls, about] = row;
     // isRow has checked rootId against roots.length, so this only narrows the type.
     const rootPath = roots[rootId];
     if (rootPath === undefined) throw new Error('snapshot has a malformed skill row');
@@ -122,6 +128,7 @@ export function decodeIndexSnapshot(text: string): SnapshotEntry[] {
         version: version ?? undefined,
         readErrors,
         ...(calls ? { calls: calls.map(decodeCall) } : {}),
+        ...(typeof about === 'string' ? { about } : {}),
       },
     });
   }

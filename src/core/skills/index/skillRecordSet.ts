@@ -47,7 +47,7 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 function sameRecord(a: IndexedSkillRecord, b: IndexedSkillRecord): boolean {
   return (
     a.name === b.name && a.file === b.file && a.root === b.root && a.category === b.category && a.description === b.description &&
-    a.level === b.level && a.version === b.version && a.mtimeMs === b.mtimeMs && a.size === b.size &&
+    a.level === b.level && a.version === b.version && a.about === b.about && a.mtimeMs === b.mtimeMs && a.size === b.size &&
     a.shadowedBy === b.shadowedBy && a.shadowReason === b.shadowReason && a.platformHidden === b.platformHidden && a.disabled === b.disabled &&
     sameList(a.tags, b.tags) && sameList(a.platforms, b.platforms) && sameList(a.useCases, b.useCases) &&
     sameList(a.exampleQueries, b.exampleQueries) && sameList(a.headings, b.headings) && sameList(a.readErrors, b.readErrors)
@@ -226,6 +226,7 @@ export class SkillRecordSet {
       useCases: header.useCases,
       exampleQueries: header.exampleQueries,
       headings: header.headings,
+      about: header.about,
       level: header.level,
       version: header.version,
       calls: header.calls,

@@ -7,7 +7,7 @@ import type { SkillCall, SkillRecord } from './skillTypes';
 /** What the index keeps of one SKILL.md: enough to list, search and build the catalog. */
 export type SkillHeader = Pick<
   SkillRecord,
-  'description' | 'tags' | 'platforms' | 'useCases' | 'exampleQueries' | 'headings' | 'level' | 'version' | 'readErrors' | 'calls'
+  'description' | 'tags' | 'platforms' | 'useCases' | 'exampleQueries' | 'headings' | 'about' | 'level' | 'version' | 'readErrors' | 'calls'
 > & {
   /** `name` from the frontmatter; undefined when absent (the index then uses the folder name). */
   readonly name?: string;
@@ -19,6 +19,17 @@ export type HeaderMode = 'auto' | 'fast' | 'slow';
 export const HEADER_BYTES = 1024 * 1024;
 const MAX_HEADINGS = 200;
 const MAX_HEADING_CHARS = 200;
+/**
+ * Characters kept of the body's opening paragraph and, apart, of its "When to use" section: what a
+ * skill says about when it applies, searched at a low weight. Both are short in practice; the bound
+ * keeps a long one from outweighing the frontmatter.
+ */
+export const MAX_ABOUT_PART_CHARS = 600;
+/** Headings of a section that says when a skill applies ("When to use", "Use this skill when", "Trigger phrases"), not "When NOT to use". */
+const WHEN_HEADING = /^(?:when\s+to\s+(?:use|activate|apply|invoke)|use\s+(?:this\s+skill\s+|it\s+)?when|trigger(?:s|\s+phrases?)?\b)/i;
+const NOT_WORD = /\bnot\b/i;
+/** Lines that cannot open the first paragraph: indented code, HTML or comments, images, tables. */
+const NOT_PROSE = /^(?: {4}|\t|\s*(?:<|!\[|\|))/;
 /** Up to 50 blank lines may precede the opening `---` (the lint flags them; the index still reads the file). */
 const OPENING_LINE = /^(?:[^\S\n]*\n){0,50}---[^\S\n]*(?=\n|$)\n?/;
 const CLOSING_LINE = /^---[^\S\n]*$/gm;
@@ -136,7 +147,7 @@ function build(data: Record<string, unknown>, text: string, bodyStart: number, r
     platforms: unique(textList(data.platforms).map((platform) => PLATFORM_ALIASES[platform.toLowerCase()] ?? platform.toLowerCase())),
     useCases: textList(data.use_cases),
     exampleQueries: textList(data.example_queries),
-    headings: headingsOf(text, bodyStart),
+    ...bodyOf(text, bodyStart, textList(data.triggers)),
     level: levelOf(data),
     version: detach(scalarText(data.version)),
     calls: callsOf(data),
@@ -154,7 +165,7 @@ function callsOf(data: Record<string, unknown>): readonly SkillCall[] {
 }
 
 export function emptyHeader(readErrors: string[]): SkillHeader {
-  return { name: undefined, description: '', tags: [], platforms: [], useCases: [], exampleQueries: [], headings: [], level: 0, version: undefined, readErrors };
+  return { name: undefined, description: '', tags: [], platforms: [], useCases: [], exampleQueries: [], headings: [], about: '', level: 0, version: undefined, readErrors };
 }
 
 /**
@@ -216,34 +227,61 @@ function salvage(lines: readonly string[]): Record<string, unknown> {
   return data;
 }
 
-/** ATX headings of the body, outside fenced code blocks (setext headings are not listed). */
-function headingsOf(text: string, start: number): string[] {
+/**
+ * In one pass over the body: its ATX headings, outside fenced code blocks (setext headings are not
+ * listed), and its `about` text: the first paragraph outside code and headings, the lines of its
+ * first "When to use" section, and the frontmatter's `triggers` (a list of phrases some skills use),
+ * each part bounded by MAX_ABOUT_PART_CHARS.
+ */
+function bodyOf(text: string, start: number, triggers: readonly string[]): { headings: string[]; about: string } {
   const headings: string[] = [];
   let fence = '';
+  let intro = '';
+  /** 0: no paragraph yet; 1: in the first one; 2: it has ended. */
+  let introState = 0;
+  let when = '';
+  /** 0: no "When to use" section yet; 1: in it; 2: it has ended. */
+  let whenState = 0;
   for (let pos = start; pos < text.length && headings.length < MAX_HEADINGS; ) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = text.length;
     let first = pos;
     while (first - pos < 3 && text.charCodeAt(first) === 32) first++;
     const ch = text.charCodeAt(first);
-    // Only lines that start (after up to 3 spaces) with #, ` or ~ can matter: skip the rest unsliced.
-    if (ch === 35 || ch === 96 || ch === 126) {
-      const line = text.slice(first, end);
-      const fenceMatch = ch === 35 ? null : /^(`{3,}|~{3,})(.*)$/.exec(line);
-      if (fenceMatch) {
-        // Both groups always take part in a match; '' only satisfies the type checker.
-        const marker = fenceMatch[1] ?? '';
-        const info = fenceMatch[2] ?? '';
-        if (fence === '') fence = marker;
-        else if (marker[0] === fence[0] && marker.length >= fence.length && info.trim() === '') fence = '';
-      } else if (fence === '' && ch === 35) {
-        const heading = /^#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
-        if (heading?.[1]) headings.push(detach(heading[1].slice(0, MAX_HEADING_CHARS)));
+    // Only lines that start (after up to 3 spaces) with #, ` or ~ can be a heading or fence; the
+    // others are sliced only while a part of `about` is still being read.
+    const fenceMatch = ch === 96 || ch === 126 ? /^(`{3,}|~{3,})(.*)$/.exec(text.slice(first, end)) : null;
+    if (fenceMatch) {
+      // Both groups always take part in a match; '' only satisfies the type checker.
+      const marker = fenceMatch[1] ?? '';
+      const info = fenceMatch[2] ?? '';
+      if (fence === '') fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length && info.trim() === '') fence = '';
+      if (introState === 1) introState = 2;
+    } else if (fence === '' && ch === 35) {
+      const heading = /^#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(text.slice(first, end));
+      if (heading) {
+        const title = heading[1] ?? '';
+        if (title) headings.push(detach(title.slice(0, MAX_HEADING_CHARS)));
+        if (introState === 1) introState = 2;
+        if (whenState === 1) whenState = 2;
+        else if (whenState === 0 && WHEN_HEADING.test(title) && !NOT_WORD.test(title)) whenState = 1;
+      }
+    } else if (fence === '' && (whenState === 1 || introState < 2)) {
+      const line = text.slice(first, end).trim();
+      if (whenState === 1) {
+        if (line && when.length < MAX_ABOUT_PART_CHARS) when += `${line}\n`;
+      } else if (line && (introState === 1 || !NOT_PROSE.test(text.slice(pos, end)))) {
+        introState = 1;
+        if (intro.length < MAX_ABOUT_PART_CHARS) intro += `${line}\n`;
+      } else if (introState === 1) {
+        introState = 2;
       }
     }
     pos = end + 1;
   }
-  return headings;
+  const parts = [intro, when, triggers.join('\n')].map((part) => part.slice(0, MAX_ABOUT_PART_CHARS).trim());
+  return { headings, about: detach(parts.filter(Boolean).join('\n')) };
 }
 
 function validUtf8(bytes: Uint8Array): boolean {

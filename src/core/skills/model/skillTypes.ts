@@ -66,6 +66,13 @@ export interface SkillRecord {
   readonly exampleQueries: readonly string[];
   /** Markdown headings of the body, in order. */
   readonly headings: readonly string[];
+  /**
+   * What the body says of when to use the skill: its opening paragraph and its "When to use" section,
+   * and the frontmatter's `triggers`,
+   * bounded (skillHeader.ts); searched at a low weight. Undefined when not known: served from a
+   * version 2 or 3 snapshot, which kept none.
+   */
+  readonly about?: string;
   readonly level: 0 | 1 | 2;
   readonly version?: string;
   /**

@@ -17,7 +17,7 @@ export interface SkillSearchHit {
   readonly matched: readonly string[];
   /**
    * `search`: the record fields that matched, in the order name, description, tags, useCases,
-   * exampleQueries, headings, category; `similar`: `['name']` when the names are equal, else empty.
+   * exampleQueries, headings, about, category; `similar`: `['name']` when the names are equal, else empty.
    */
   readonly fields: readonly string[];
   /**
@@ -57,12 +57,14 @@ export interface SkillDraft {
   readonly body?: string;
 }
 
-type Field = 'name' | 'description' | 'tags' | 'useCases' | 'exampleQueries' | 'headings' | 'category';
-const FIELDS: readonly Field[] = ['name', 'description', 'tags', 'useCases', 'exampleQueries', 'headings', 'category'];
+type Field = 'name' | 'description' | 'tags' | 'useCases' | 'exampleQueries' | 'headings' | 'about' | 'category';
+const FIELDS: readonly Field[] = ['name', 'description', 'tags', 'useCases', 'exampleQueries', 'headings', 'about', 'category'];
 
 /**
  * Field weights. The name and the skill's own trigger phrases (tags, use cases, example queries) are
- * written to be matched; headings are many and generic, so they only break ties. See
+ * written to be matched; headings are many and generic, so they only break ties. `about` (the body's
+ * opening paragraph and "When to use" section) is prose in the skill's own words for when it
+ * applies: the words a request uses that the frontmatter does not, at a low weight. See
  * docs/search-and-catalog.md for how these were measured.
  */
 const BOOST: Readonly<Record<Field, number>> = {
@@ -72,6 +74,7 @@ const BOOST: Readonly<Record<Field, number>> = {
   useCases: 1,
   exampleQueries: 1,
   headings: 0.3,
+  about: 0.4,
   category: 0.5,
 };
 
@@ -125,6 +128,8 @@ function fieldText(record: SkillRecord, field: Field): string {
       return record.exampleQueries.join('\n');
     case 'headings':
       return record.headings.join('\n');
+    case 'about':
+      return record.about ?? '';
     case 'category':
       return record.category;
   }
@@ -224,7 +229,7 @@ function topCount(top: number | undefined, fallback: number): number {
 
 /**
  * Lexical ranking of skills (BM25+ over name, description, tags, use cases, example queries,
- * headings and category, with stemming, per-field weights and common synonyms at a lower weight),
+ * headings, the body's about text and category, with stemming, per-field weights and common synonyms at a lower weight),
  * updated one record at a time.
  * Records are keyed by `file`.
  */
