@@ -11,7 +11,7 @@ import { repoRoot } from '../../repoRoot';
 export const FIXTURES = {
   sessions: ['v1.jsonl', 'v1-crashed.jsonl', 'v1-compacted.jsonl'],
   'session-index': ['v2.sqlite'],
-  'skill-index': ['v2.json', 'v3.json'],
+  'skill-index': ['v2.json', 'v3.json', 'v4.json'],
   memory: ['v1/MEMORY.md', 'v1/USER.md'],
   approvals: ['v1.json'],
   usage: ['v1.json', 'v1-triggers.json'],
@@ -20,7 +20,7 @@ export const FIXTURES = {
 export type Format = keyof typeof FIXTURES;
 
 /** Files beside the fixtures that are not fixtures: the generator and the skills each snapshot indexed. */
-export const NOT_FIXTURES: readonly RegExp[] = [/^generate\.mjs$/, /^skill-index\/v[23]-skills\/.+\/SKILL\.md$/];
+export const NOT_FIXTURES: readonly RegExp[] = [/^generate\.mjs$/, /^skill-index\/v[234]-skills\/.+\/SKILL\.md$/];
 
 export const fixturesDir = path.join(repoRoot(), 'test', 'fixtures', 'formats');
 

@@ -158,3 +158,51 @@ describe('persisted formats: the skill index snapshot, version 3', () => {
     }
   });
 });
+
+describe('persisted formats: the skill index snapshot, version 4', () => {
+  it('v4: decodes the about text search reads, with every other field', () => {
+    const entries = decodeIndexSnapshot(readFixture('skill-index', 'v4.json'));
+    assert.deepEqual(entries.map((entry) => [entry.sortKey.replaceAll('\0', '/'), entry.header.name, entry.header.about]), [
+      ['broken', '[unclosed', 'No usable frontmatter.'],
+      ['deploy', 'deploy', 'Roll the build out to the servers\nbehind the load balancer.\n- a release is tagged\nship it'],
+      ['review', 'review', ''],
+      ['testing/flaky-tests', 'flaky-tests', 'Tests that pass and fail on the same code.'],
+    ]);
+    assert.deepEqual(entries[1]?.header.headings, ['Deploy', 'When to use', 'Steps']);
+    assert.equal(entries[2]?.header.calls?.length, 3);
+  });
+
+  it('v3: skills served from it have no about text (unknown until their file is read again)', () => {
+    for (const entry of decodeIndexSnapshot(readFixture('skill-index', 'v3.json'))) assert.equal(entry.header.about, undefined);
+  });
+
+  it('v4: a start serves the skills with their about text and, with the files unchanged, reads none of them again', async () => {
+    const temp = tempDir('formats-skill-index-v4');
+    const text = readFixture('skill-index', 'v4.json');
+    try {
+      fs.cpSync(path.join(fixturesDir, 'skill-index', 'v4-skills'), temp.dir, { recursive: true });
+      for (const entry of decodeIndexSnapshot(text)) {
+        const file = path.join(temp.dir, ...entry.sortKey.split('\0'), 'SKILL.md');
+        fs.utimesSync(file, entry.mtimeMs / 1000, entry.mtimeMs / 1000);
+      }
+      const mapped = new MappedFileSystem(temp.dir);
+      const index = new SkillIndex({
+        fs: mapped,
+        roots: [{ path: SNAPSHOT_ROOT, scope: 'project', label: '.agents/skills', folder: 'app', writeTarget: true }],
+        platform: 'linux',
+        snapshot: { read: () => Promise.resolve(text), write: () => Promise.resolve() },
+      });
+      try {
+        await index.load();
+        await index.validated;
+        assert.equal(mapped.skillReads, 0, 'a usable snapshot spares reading every SKILL.md at start');
+        assert.equal(index.get('flaky-tests')?.about, 'Tests that pass and fail on the same code.');
+        assert.match(index.get('deploy')?.about ?? '', /load balancer[\s\S]*ship it$/);
+      } finally {
+        index.dispose();
+      }
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
