@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DirEntry, FileStat, FileSystemPort } from '../../../src/core/base/fileSystemPort';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
-import { decodeIndexSnapshot } from '../../../src/core/skills/index/indexSnapshot';
+import { decodeIndexSnapshot, STALE_MTIME } from '../../../src/core/skills/index/indexSnapshot';
 import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
 import { fixturesDir, readFixture, tempDir } from './formatFixtures';
 
@@ -71,16 +71,12 @@ describe('persisted formats: the skill index snapshot', () => {
     assert.match(entries[0]?.header.readErrors[0] ?? '', /Frontmatter YAML error/);
   });
 
-  it('v2: a start serves the skills from it and, with the files unchanged, reads none of them again', async () => {
+  it('v2: a start serves the skills from it at once, then reads each SKILL.md once to learn what v2 did not keep', async () => {
     const temp = tempDir('formats-skill-index');
     const text = readFixture('skill-index', 'v2.json');
     try {
-      // The skills the snapshot was made from, with the (mtime, size) it recorded.
+      // The skills the snapshot was made from.
       fs.cpSync(path.join(fixturesDir, 'skill-index', 'v2-skills'), temp.dir, { recursive: true });
-      for (const entry of decodeIndexSnapshot(text)) {
-        const file = path.join(temp.dir, ...entry.sortKey.split('\0'), 'SKILL.md');
-        fs.utimesSync(file, entry.mtimeMs / 1000, entry.mtimeMs / 1000);
-      }
       const mapped = new MappedFileSystem(temp.dir);
       const writes: string[] = [];
       const index = new SkillIndex({
@@ -95,8 +91,8 @@ describe('persisted formats: the skill index snapshot', () => {
         await index.load();
         assert.deepEqual(served, [['[unclosed', 'deploy', 'review', 'flaky-tests']]);
         await index.validated;
-        assert.equal(mapped.skillReads, 0, 'a usable snapshot spares reading every SKILL.md at start');
-        assert.equal(served.length, 1, 'checking against the disk changed nothing');
+        assert.equal(mapped.skillReads, 4, 'every skill of the older snapshot is read again once');
+        assert.ok(index.get('review')?.calls !== undefined, 'the workflow calls v2 did not keep are known now');
         const deploy = index.get('deploy');
         assert.deepEqual([deploy?.category, deploy?.version, deploy?.file], ['', '1.2.0', `${SNAPSHOT_ROOT}/deploy/SKILL.md`]);
         assert.equal(index.get('flaky-tests')?.category, 'testing');
@@ -128,15 +124,11 @@ describe('persisted formats: the skill index snapshot, version 3', () => {
     assert.match(entries[0]?.header.readErrors[0] ?? '', /Frontmatter YAML error/);
   });
 
-  it('v3: a start serves the skills with their calls and, with the files unchanged, reads none of them again', async () => {
+  it('v3: a start serves the skills with their calls at once, then reads each SKILL.md once to learn its about text', async () => {
     const temp = tempDir('formats-skill-index-v3');
     const text = readFixture('skill-index', 'v3.json');
     try {
       fs.cpSync(path.join(fixturesDir, 'skill-index', 'v3-skills'), temp.dir, { recursive: true });
-      for (const entry of decodeIndexSnapshot(text)) {
-        const file = path.join(temp.dir, ...entry.sortKey.split('\0'), 'SKILL.md');
-        fs.utimesSync(file, entry.mtimeMs / 1000, entry.mtimeMs / 1000);
-      }
       const mapped = new MappedFileSystem(temp.dir);
       const index = new SkillIndex({
         fs: mapped,
@@ -146,8 +138,9 @@ describe('persisted formats: the skill index snapshot, version 3', () => {
       });
       try {
         await index.load();
+        assert.deepEqual(index.get('review')?.calls?.map((call) => call.skill), ['flaky-tests', 'deploy', 'flaky-tests'], 'served from the snapshot before any file is read');
         await index.validated;
-        assert.equal(mapped.skillReads, 0, 'a usable snapshot spares reading every SKILL.md at start');
+        assert.equal(mapped.skillReads, 4, 'every skill of the older snapshot is read again once');
         assert.deepEqual(index.get('review')?.calls?.map((call) => `${call.via} ${call.skill}${call.range ? `@${call.range}` : ''}`), ['skill flaky-tests', 'skill deploy@^1.2.0', 'fallback flaky-tests']);
         assert.deepEqual(index.get('deploy')?.calls, []);
       } finally {
@@ -172,8 +165,11 @@ describe('persisted formats: the skill index snapshot, version 4', () => {
     assert.equal(entries[2]?.header.calls?.length, 3);
   });
 
-  it('v3: skills served from it have no about text (unknown until their file is read again)', () => {
-    for (const entry of decodeIndexSnapshot(readFixture('skill-index', 'v3.json'))) assert.equal(entry.header.about, undefined);
+  it('v3: decodes without about text, each entry marked for a re-read at the first check against the disk', () => {
+    for (const entry of decodeIndexSnapshot(readFixture('skill-index', 'v3.json'))) {
+      assert.equal(entry.header.about, undefined);
+      assert.equal(entry.mtimeMs, STALE_MTIME);
+    }
   });
 
   it('v4: a start serves the skills with their about text and, with the files unchanged, reads none of them again', async () => {

@@ -28,6 +28,9 @@ const FORMAT = 'skillwright-skill-index';
  */
 export const SNAPSHOT_VERSION = 4;
 
+/** The mtime given to entries of an older snapshot version, so that no file on disk matches it. */
+export const STALE_MTIME = -1;
+
 /** One workflow call: [skill, step, 'skill' | 'fallback', range or null]. */
 type CallRow = [string, string, string, string | null];
 
@@ -114,7 +117,9 @@ export function decodeIndexSnapshot(text: string): SnapshotEntry[] {
     entries.push({
       rootPath,
       sortKey: rel,
-      mtimeMs,
+      // An older version kept less of each header (no calls in 2, no about text in 3): its skills are
+      // served at once, and a time no file has makes the first check against the disk read each one again.
+      mtimeMs: format === SNAPSHOT_VERSION ? mtimeMs : STALE_MTIME,
       size,
       header: {
         name: name ?? undefined,
