@@ -158,7 +158,7 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
       await panel.getByRole('button', { name: 'Actions for count-files' }).click();
       const menu = panel.getByRole('menu', { name: 'Actions for count-files' });
       await menu.waitFor();
-      assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), ['Open', 'Open Preview', 'Run in Chat…', 'Duplicate…', 'Rename…', 'Disable', 'Reveal in Explorer', 'Delete…']);
+      assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), ['Open', 'Open Preview', 'Run in Chat…', 'Test Triggering…', 'Duplicate…', 'Rename…', 'Disable', 'Reveal in Explorer', 'Delete…']);
       await calm(bench.page);
       await bench.page.screenshot({ path: path.join(resultsDir(), 'skills-menu-dark.png') });
       await menu.getByRole('menuitem', { name: 'Disable' }).click();
