@@ -6,6 +6,11 @@ import { runCli } from './runCli';
 
 function main(): void {
   const stop = new AbortController();
+  // `skillwright list | head`: the reader has all it wanted; stop as a shell tool does, without a trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   // The first Ctrl-C stops a running agent turn (which keeps what it said); anything still running
   // two seconds later is ended.
   process.once('SIGINT', () => {

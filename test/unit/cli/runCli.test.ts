@@ -137,4 +137,50 @@ describe('skillwright CLI', () => {
     assert.equal(result.stdout, `${version}\n`);
     assert.ok(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node'));
   });
+
+  it('keeps V8’s code cache of the bundle in its cache folder, and starts as well without it or with a broken one', () => {
+    const root = repoRoot();
+    const bin = path.join(root, 'dist', 'cli.js');
+    if (!fs.existsSync(path.join(root, 'dist', 'cliMain.js'))) {
+      execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root });
+    }
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-code-cache-'));
+    try {
+      const env = { ...process.env, SKILLWRIGHT_CACHE_DIR: cacheDir };
+      const first = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', env });
+      assert.equal(first.status, 0, first.stderr);
+      const files = fs.readdirSync(path.join(cacheDir, 'code'));
+      assert.equal(files.length, 1, 'the first start writes the cache');
+      const cacheFile = path.join(cacheDir, 'code', files[0] ?? '');
+      assert.ok(fs.statSync(cacheFile).size > 10_000);
+      const second = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', env });
+      assert.equal(second.stdout, first.stdout);
+      fs.writeFileSync(cacheFile, 'not a code cache');
+      const broken = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', env });
+      assert.equal(broken.status, 0, broken.stderr);
+      assert.equal(broken.stdout, first.stdout);
+      assert.ok(fs.statSync(cacheFile).size > 10_000, 'a rejected cache is written again');
+    } finally {
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('ends quietly when the reader of its output goes away (skillwright list | head)', () => {
+    const root = repoRoot();
+    const bin = path.join(root, 'dist', 'cli.js');
+    const skills = fs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-epipe-'));
+    try {
+      for (let i = 0; i < 400; i++) {
+        const dir = path.join(skills, `skill-${String(i).padStart(3, '0')}`);
+        fs.mkdirSync(dir);
+        fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: skill-${String(i).padStart(3, '0')}\ndescription: Does thing ${i}. Use when thing ${i} is asked for.\n---\n\n# Skill ${i}\n`);
+      }
+      const result = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" list --no-cache --root "${skills}" | head -n 1`], { encoding: 'utf8' });
+      assert.equal(result.status, 0);
+      assert.match(result.stdout, /skill-000/);
+      assert.doesNotMatch(result.stderr, /EPIPE|Unhandled/);
+    } finally {
+      fs.rmSync(skills, { recursive: true, force: true });
+    }
+  });
 });
