@@ -41,6 +41,21 @@ function writeCache(file: string, script: vm.Script): void {
   }
 }
 
+/**
+ * The bundle's `require`, for the Node built-ins and the few files beside it. js-yaml 3 (inside
+ * gray-matter) tries `require('esprima')` at load for `!!js/function` tags, which the safe loader
+ * we use never reads; where node_modules has esprima that costs 10–30 ms of every start, so it is
+ * reported missing here, which js-yaml expects and handles.
+ */
+function bundleRequire(main: string): NodeJS.Require {
+  const real = createRequire(main);
+  const require = ((id: string): unknown => {
+    if (id === 'esprima') throw Object.assign(new Error("Cannot find module 'esprima'"), { code: 'MODULE_NOT_FOUND' });
+    return real(id);
+  }) as NodeJS.Require;
+  return Object.assign(require, { resolve: real.resolve, cache: real.cache, main: real.main, extensions: real.extensions });
+}
+
 function run(): void {
   const main = path.join(__dirname, 'cliMain.js');
   const source = fs.readFileSync(main, 'utf8');
@@ -50,7 +65,7 @@ function run(): void {
   if (cacheFile && (!cachedData || script.cachedDataRejected === true)) process.once('exit', () => writeCache(cacheFile, script));
   const mainModule = { exports: {}, filename: main, id: main, loaded: false };
   const compiled = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  compiled.call(mainModule.exports, mainModule.exports, createRequire(main), mainModule, main, path.dirname(main));
+  compiled.call(mainModule.exports, mainModule.exports, bundleRequire(main), mainModule, main, path.dirname(main));
 }
 
 run();
