@@ -4,16 +4,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cliCacheDir, snapshotFile } from '../../../src/cli/indexCache';
-import { runCli } from '../../../src/cli/runCli';
+import type { CliRun } from './cliRun';
+import { runCliCaptured } from './cliRun';
 import { SyncReadFileSystem } from '../../../src/core/base/syncReadFileSystem';
 import type { SkillRoot } from '../../../src/core/base/skillRoots';
 import { decodeIndexSnapshot, encodeIndexSnapshot } from '../../../src/core/skills/index/indexSnapshot';
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
 
 interface Listed {
   skills: { name: string; description: string; path: string }[];
@@ -23,18 +19,8 @@ let work: string;
 let home: string;
 let cache: string;
 
-async function run(args: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, '1.2.3', {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    cwd: work,
-    homeDir: home,
-    fs: new SyncReadFileSystem(),
-    env: { XDG_CACHE_HOME: cache },
-  });
-  return { code, out, err };
+async function run(args: string[]): Promise<CliRun> {
+  return runCliCaptured(args, { cwd: work, homeDir: home, env: { XDG_CACHE_HOME: cache }, fs: new SyncReadFileSystem() });
 }
 
 async function list(...extra: string[]): Promise<Listed> {

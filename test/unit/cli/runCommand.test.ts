@@ -2,8 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/runCli';
-import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import { runCliCaptured } from './cliRun';
 import { ScriptedModelServer } from '../../fakes/scriptedModelServer';
 
 describe('skillwright run (headless agent)', () => {
@@ -12,17 +11,7 @@ describe('skillwright run (headless agent)', () => {
   let home: string;
 
   async function run(args: string[], env: Record<string, string | undefined> = {}) {
-    let out = '';
-    let err = '';
-    const code = await runCli(['run', ...args], '1.2.3', {
-      stdout: (t) => (out += t),
-      stderr: (t) => (err += t),
-      cwd: work,
-      homeDir: home,
-      fs: new NodeFileSystem(),
-      env: { SKILLWRIGHT_BASE_URL: server.baseUrl, SKILLWRIGHT_MODEL: 'scripted', OPENAI_API_KEY: 'sk-test', SKILLWRIGHT_DATA_DIR: path.join(home, 'data'), ...env },
-    });
-    return { code, out, err };
+    return runCliCaptured(['run', ...args], { cwd: work, homeDir: home, env: { SKILLWRIGHT_BASE_URL: server.baseUrl, SKILLWRIGHT_MODEL: 'scripted', OPENAI_API_KEY: 'sk-test', SKILLWRIGHT_DATA_DIR: path.join(home, 'data'), ...env } });
   }
 
   beforeEach(async () => {

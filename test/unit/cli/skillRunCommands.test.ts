@@ -4,18 +4,13 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/runCli';
-import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
+import type { CliRun } from './cliRun';
+import { runCliCaptured } from './cliRun';
 import { parseTraceLine } from '../../../src/core/execution/traceStore';
 import type { RunTrace } from '../../../src/core/execution/executionTypes';
 import { repoRoot } from '../../repoRoot';
 import { ScriptedModelServer } from '../../fakes/scriptedModelServer';
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
 
 interface InvokeRequest {
   manifest_id: string;
@@ -30,21 +25,11 @@ describe('skillwright run-skill and test-skill', () => {
   let server: http.Server;
   let invocations: { url: string; body: InvokeRequest }[];
 
-  async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, '1.2.3', {
-      stdout: (t) => (out += t),
-      stderr: (t) => (err += t),
-      cwd: work,
-      homeDir: home,
-      fs: new NodeFileSystem(),
-      env: { PATH: process.env.PATH ?? '', SKILLWRIGHT_DATA_DIR: dataDir, ...extraEnv },
-    });
-    return { code, out, err };
+  async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<CliRun> {
+    return runCliCaptured(args, { cwd: work, homeDir: home, env: { PATH: process.env.PATH ?? '', SKILLWRIGHT_DATA_DIR: dataDir, ...extraEnv } });
   }
 
-  const json = <T>(result: Run): T => {
+  const json = <T>(result: CliRun): T => {
     assert.doesNotThrow(() => JSON.parse(result.out) as unknown, `stdout is JSON: ${result.out}\n${result.err}`);
     return JSON.parse(result.out) as T;
   };
@@ -314,7 +299,7 @@ describe('skillwright run-skill and test-skill', () => {
       return typeof content === 'string' ? content : JSON.stringify(content);
     };
 
-    const agentRun = (flags: string[]): Promise<Run> =>
+    const agentRun = (flags: string[]): Promise<CliRun> =>
       run(['run', '-p', 'add two and three', ...flags], { SKILLWRIGHT_BASE_URL: model.baseUrl, SKILLWRIGHT_MODEL: 'scripted', OPENAI_API_KEY: 'sk-test' });
 
     it('lets the model run a skill with skill_run, scripts only with --yes-commands', async () => {

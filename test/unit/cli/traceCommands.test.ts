@@ -2,19 +2,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/runCli';
+import type { CliRun } from './cliRun';
+import { runCliCaptured } from './cliRun';
 import { parseSince } from '../../../src/cli/traceCommands';
 import { UsageError } from '../../../src/cli/cliArgs';
-import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { RunTrace } from '../../../src/core/execution/executionTypes';
 import type { OtlpSpan, OtlpTraceExport } from '../../../src/core/execution/traceExport';
 import { repoRoot } from '../../repoRoot';
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
 
 const DAY = 86_400_000;
 
@@ -23,18 +18,8 @@ describe('skillwright traces', () => {
   let home: string;
   let dataDir: string;
 
-  async function run(args: string[]): Promise<Run> {
-    let out = '';
-    let err = '';
-    const code = await runCli(args, '1.2.3', {
-      stdout: (t) => (out += t),
-      stderr: (t) => (err += t),
-      cwd: work,
-      homeDir: home,
-      fs: new NodeFileSystem(),
-      env: { PATH: process.env.PATH ?? '', SKILLWRIGHT_DATA_DIR: dataDir },
-    });
-    return { code, out, err };
+  async function run(args: string[]): Promise<CliRun> {
+    return runCliCaptured(args, { cwd: work, homeDir: home, env: { PATH: process.env.PATH ?? '', SKILLWRIGHT_DATA_DIR: dataDir } });
   }
 
   async function runSkill(name: string, args: Record<string, unknown>): Promise<string> {
