@@ -124,6 +124,12 @@ describe('a 200-turn session against a small-window model', function () {
       assert.equal(afterCompaction.length, compactions.length);
       const cachedAtLeast = Math.floor((tools.length + systemJson.length) / 4);
       for (const { usage } of afterCompaction) assert.ok(usage.cachedTokens >= cachedAtLeast, `cached ${usage.cachedTokens} < ${cachedAtLeast}`);
+      const cached = afterCompaction.map(({ usage }) => usage.cachedTokens).sort((a, b) => a - b);
+      // What the run did, for the record (the assertions above are the test).
+      console.log(
+        `      ${chats.length} chat requests, ${compactions.length} compactions (tokens before → after, median: ${median(compactions.map((c) => c.tokensBefore))} → ${median(compactions.map((c) => c.tokensAfter))}), ` +
+          `cached prompt tokens in the first request after each: ${cached[0] ?? 0}–${cached.at(-1) ?? 0}`,
+      );
 
       // Turn 3's skill_view is long compacted away by turn 190, and its SKILL.md is still in the request.
       const turn190 = server.chatRequests.find((body) => {
@@ -151,3 +157,8 @@ describe('a 200-turn session against a small-window model', function () {
     }
   });
 });
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
