@@ -28,7 +28,8 @@ export type AgentEvent =
 
 /** What a compaction did to the history handed to it. */
 export type CompactOutcome =
-  | { readonly kind: 'compacted'; readonly messages: readonly ChatMessage[] }
+  /** `info` when older turns were summarised; without it only oversized messages were clipped. */
+  | { readonly kind: 'compacted'; readonly messages: readonly ChatMessage[]; readonly info?: CompactionInfo }
   /** Nothing older than the kept turns: the request goes out as it is (the server judges). */
   | { readonly kind: 'unchanged'; readonly reason: string }
   /** Summarising failed or was stopped: the turn ends with this error, the history untouched. */

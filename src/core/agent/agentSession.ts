@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentTurnResult, CompactOutcome, TurnContext } from './agentLoop';
 import { runAgentTurn } from './agentLoop';
 import type { AgentTool, ApprovalGate } from '../toolkit/agentTool';
-import type { ChatMessage, ChatModel, ModelError } from '../llm/chatTypes';
+import type { ChatMessage, ChatModel, ModelError, ToolSpec } from '../llm/chatTypes';
 import type { ContextWindow } from '../llm/contextWindows';
 import { windowFromContextError } from '../llm/contextWindows';
 import type { TokenCounter } from '../llm/tokenCounter';
@@ -66,10 +66,13 @@ export class AgentSession {
   private readonly messages: ChatMessage[];
   private running = false;
   private prior: PriorCompaction | undefined;
+  /** The tools' specs, once: measured before every request. */
+  private readonly specs: readonly ToolSpec[];
   /** From the server's context-length error: tighter than the configured window, it wins in this session. */
   private learnedWindow: number | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
+    this.specs = options.tools.map((tool) => tool.spec);
     this.messages = [{ role: 'system', content: options.systemPrompt }, ...(options.history ?? [])];
     this.prior = options.priorCompaction;
   }
@@ -84,9 +87,7 @@ export class AgentSession {
 
   /** What the next request would cost now; undefined without context options. */
   contextUsage(): ContextUsage | undefined {
-    const context = this.options.context;
-    if (!context) return undefined;
-    return measureContext({ counter: context.counter, window: this.window(), thresholdShare: context.thresholdShare, messages: this.messages, tools: this.options.tools.map((tool) => tool.spec) });
+    return this.options.context ? this.measure(this.messages) : undefined;
   }
 
   /**
@@ -140,14 +141,9 @@ export class AgentSession {
     if (!this.options.context) return { ok: false, reason: 'Compaction is not set up for this session.' };
     this.running = true;
     try {
-      let done: CompactionInfo | undefined;
-      const emit = (event: AgentEvent) => {
-        if (event.type === 'compaction') done = event.compaction;
-        options.onEvent?.(event);
-      };
-      const outcome = await this.compactNow(this.messages, options.reason ?? 'manual', options.signal ?? new AbortController().signal, emit);
+      const outcome = await this.compactNow(this.messages, options.reason ?? 'manual', options.signal ?? new AbortController().signal, options.onEvent ?? (() => undefined));
       if (outcome.kind === 'failed') return { ok: false, reason: `${outcome.error.message} ${outcome.error.advice}`.trim(), error: outcome.error };
-      if (done) return { ok: true, compaction: done };
+      if (outcome.kind === 'compacted' && outcome.info) return { ok: true, compaction: outcome.info };
       return { ok: false, reason: outcome.kind === 'unchanged' ? capitalise(outcome.reason) : 'Only messages too large for the window were clipped; nothing older to summarise yet.' };
     } finally {
       this.running = false;
@@ -172,7 +168,7 @@ export class AgentSession {
 
   private measure(messages: readonly ChatMessage[]): ContextUsage {
     const context = this.options.context as SessionContextOptions;
-    return measureContext({ counter: context.counter, window: this.window(), thresholdShare: context.thresholdShare, messages, tools: this.options.tools.map((tool) => tool.spec) });
+    return measureContext({ counter: context.counter, window: this.window(), thresholdShare: context.thresholdShare, messages, tools: this.specs });
   }
 
   /** The server's figure, or 3/4 of what was about to be sent when its message gives none. */
@@ -188,7 +184,7 @@ export class AgentSession {
     const context = this.options.context as SessionContextOptions;
     const result = await compactConversation({
       messages,
-      tools: this.options.tools.map((tool) => tool.spec),
+      tools: this.specs,
       counter: context.counter,
       window: this.window().tokens,
       thresholdShare: thresholdShareOf(context.thresholdShare),
@@ -209,6 +205,7 @@ export class AgentSession {
       this.prior = result.prior;
       emit({ type: 'compaction', compaction: result.info });
       this.options.onCompaction?.(result.info, result.record);
+      return { kind: 'compacted', messages: result.messages, info: result.info };
     }
     return { kind: 'compacted', messages: result.messages };
   }

@@ -125,6 +125,15 @@ function counterOf(exact: boolean, count: CountFn): TokenCounter {
     counted.set(message, tokens);
     return tokens;
   };
+  // A session's tool specs are built once and measured before every request, like its messages.
+  const toolsCounted = new WeakMap<ToolSpec, number>();
+  const countTool = (tool: ToolSpec): number => {
+    const known = toolsCounted.get(tool);
+    if (known !== undefined) return known;
+    const tokens = TOOL_OVERHEAD_TOKENS + count(tool.name) + count(tool.description) + count(JSON.stringify(tool.parameters));
+    toolsCounted.set(tool, tokens);
+    return tokens;
+  };
   const countFresh = (message: ChatMessage): number => {
     let tokens = MESSAGE_OVERHEAD_TOKENS + count(message.content);
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) tokens += MESSAGE_OVERHEAD_TOKENS + count(call.name) + count(call.arguments);
@@ -135,7 +144,6 @@ function counterOf(exact: boolean, count: CountFn): TokenCounter {
     exact,
     count: (text) => (text === '' ? 0 : count(text)),
     countMessages: (messages) => (messages.length === 0 ? 0 : messages.reduce((sum, message) => sum + countMessage(message), REPLY_PRIMING_TOKENS)),
-    countTools: (tools) =>
-      tools.reduce((sum, tool) => sum + TOOL_OVERHEAD_TOKENS + count(tool.name) + count(tool.description) + count(JSON.stringify(tool.parameters)), 0),
+    countTools: (tools) => tools.reduce((sum, tool) => sum + countTool(tool), 0),
   };
 }

@@ -5,6 +5,7 @@ import type { CatalogItem, NeedList, ShownDescription } from './catalogOrder';
 import type { SkillRecord } from '../model/skillTypes';
 import { tokensOfUnits, tokenUnits } from '../../text/tokenEstimate';
 import type { TokenUnits } from '../../text/tokenEstimate';
+import { smoothedSignals } from '../search/usagePrior';
 
 /**
  * What is known of one skill's use: how often (views and runs) and when, and optionally how its runs
@@ -269,9 +270,7 @@ function needQueue(mostUseful: readonly Entry[]): { pop(): Entry | undefined } {
 /** Smoothed success rate times a rating factor, both as the usage prior of search computes them (see usagePrior.ts). */
 function healthOf(use: CatalogSkillUsage | undefined): number {
   if (!use) return 1;
-  const [successes, failures, up, down] = [use.successes, use.failures, use.thumbsUp, use.thumbsDown].map((n) => Math.max(0, count(n))) as [number, number, number, number];
-  const success = (successes + 1.5) / (successes + failures + 3);
-  const rating = (up - down) / (up + down + 3);
+  const { success, rating } = smoothedSignals(use);
   return (0.5 + success) * (1 + rating / 2);
 }
 

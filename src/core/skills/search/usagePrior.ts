@@ -38,14 +38,26 @@ function count(value: number | undefined): number {
  */
 export function usagePrior(signals: PriorSignals | undefined): number {
   if (!signals) return 1;
+  const smoothed = smoothedSignals(signals);
+  if (smoothed.runs + smoothed.ratings === 0) return 1;
+  return clampPrior(1 + PRIOR_STRENGTH * ((2 * smoothed.success - 1 + smoothed.rating) / 2));
+}
+
+/**
+ * The smoothed success rate (successes + 1.5) / (runs + 3), in (0, 1), and net rating
+ * (up − down) / (up + down + 3), in (−1, 1): what the prior and the catalog's need both weigh.
+ */
+export function smoothedSignals(signals: Partial<PriorSignals>): { success: number; rating: number; runs: number; ratings: number } {
   const successes = count(signals.successes);
   const failures = count(signals.failures);
   const up = count(signals.thumbsUp);
   const down = count(signals.thumbsDown);
-  if (successes + failures + up + down === 0) return 1;
-  const success = (successes + PRIOR_PSEUDO_RUNS / 2) / (successes + failures + PRIOR_PSEUDO_RUNS);
-  const rating = (up - down) / (up + down + PRIOR_PSEUDO_RATINGS);
-  return clampPrior(1 + PRIOR_STRENGTH * ((2 * success - 1 + rating) / 2));
+  return {
+    success: (successes + PRIOR_PSEUDO_RUNS / 2) / (successes + failures + PRIOR_PSEUDO_RUNS),
+    rating: (up - down) / (up + down + PRIOR_PSEUDO_RATINGS),
+    runs: successes + failures,
+    ratings: up + down,
+  };
 }
 
 /** Any multiplier a caller supplies is held to [MIN_PRIOR, MAX_PRIOR]; a non-number is neutral. */
