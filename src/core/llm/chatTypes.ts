@@ -52,6 +52,8 @@ export interface ChatRequest {
 export interface ChatModel {
   /** e.g. `openai:gpt-4.1-mini` or `vscode-lm:copilot/gpt-4o`. */
   readonly id: string;
+  /** The context window the provider itself reports (VS Code's language models do), when it does. */
+  readonly maxInputTokens?: number | undefined;
   stream(request: ChatRequest): AsyncIterable<ModelEvent>;
 }
 

@@ -7,7 +7,6 @@ import type { SessionWriter } from '../../core/sessions/sessionWriter';
 import type { BuiltAgent } from './agentFactory';
 import type { RunApproval } from '../../core/execution/executionTypes';
 import { gateRunApproval } from '../../core/agent/runApproval';
-import { VscodeLmChatModel } from '../models/vscodeLmChatModel';
 
 /** Forwards to whichever model the settings name now, so a session survives a model change. */
 export class CurrentModel implements ChatModel {
@@ -20,7 +19,7 @@ export class CurrentModel implements ChatModel {
   }
   /** VS Code's context window for one of its language models; undefined for other models. */
   get maxInputTokens(): number | undefined {
-    return this.current instanceof VscodeLmChatModel ? this.current.maxInputTokens : undefined;
+    return this.current.maxInputTokens;
   }
   stream(request: ChatRequest) {
     return this.current.stream(request);

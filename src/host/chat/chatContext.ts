@@ -15,12 +15,6 @@ import type { ChatTranscript } from './chatTranscript';
 
 const DEFAULT_THRESHOLD = 0.8;
 
-/** `openai:gpt-4.1-mini` → `gpt-4.1-mini`, `vscode-lm:copilot/gpt-4o` → `gpt-4o`: the names the window table knows. */
-export function bareModelName(modelId: string): string {
-  const name = modelId.replace(/^(openai|vscode-lm):/, '');
-  return name.slice(name.lastIndexOf('/') + 1);
-}
-
 /**
  * What Skillwright knows about each model's context window, in the order it trusts it: the
  * setting, what a server's "too long" answer taught it (kept across windows and restarts in the
@@ -62,7 +56,7 @@ export class ContextWindows {
     const setting = vscode.workspace.getConfiguration(SETTINGS.section).get<number>(SETTINGS.contextWindow, 0);
     const learned = this.learnedWindows()[model.id];
     const server = this.listed.get(model.id) ?? (model.maxInputTokens !== undefined && model.maxInputTokens > 0 ? model.maxInputTokens : undefined);
-    return contextWindowFor(bareModelName(model.id), {
+    return contextWindowFor(model.id, {
       ...(typeof setting === 'number' && setting > 0 ? { setting: Math.floor(setting) } : {}),
       ...(learned !== undefined ? { learned } : {}),
       ...(server !== undefined ? { server } : {}),
@@ -115,7 +109,7 @@ export interface SessionContextDeps {
 /** How a chat session keeps inside its model's window; the window is asked before each request. */
 export function sessionContext(deps: SessionContextDeps): (model: CurrentModel) => SessionContextOptions {
   return (model) => ({
-    counter: tokenCounterFor(bareModelName(model.id)),
+    counter: tokenCounterFor(model.id),
     window: () => deps.windows.windowFor(model),
     thresholdShare: compactThreshold(),
     ...(deps.summaryModel ? { summaryModel: deps.summaryModel } : {}),

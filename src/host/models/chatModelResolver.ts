@@ -52,16 +52,19 @@ export async function resolveChatModel(setup: ModelSetup, logger: Logger): Promi
   };
 }
 
-/** The cheaper model that summarises session_search hits, when the setting names one. */
-export async function resolveSummaryModel(setup: ModelSetup, logger: Logger): Promise<ChatModel | undefined> {
-  const name = vscode.workspace.getConfiguration(SETTINGS.section).get<string>(SETTINGS.summaryModel, '').trim();
+/** A cheaper model on the same endpoint named by a setting (summaries of hits, of compacted turns); none when empty. */
+async function namedModel(setup: ModelSetup, logger: Logger, key: typeof SETTINGS.summaryModel | typeof SETTINGS.compactionModel): Promise<ChatModel | undefined> {
+  const name = vscode.workspace.getConfiguration(SETTINGS.section).get<string>(key, '').trim();
   if (!name || !setup.settings().baseUrl) return undefined;
   return openAiModel(setup, name, logger);
 }
 
+/** The cheaper model that summarises session_search hits, when the setting names one. */
+export function resolveSummaryModel(setup: ModelSetup, logger: Logger): Promise<ChatModel | undefined> {
+  return namedModel(setup, logger, SETTINGS.summaryModel);
+}
+
 /** The cheaper model that writes compaction summaries, when the setting names one; else the chat model does. */
-export async function resolveCompactionModel(setup: ModelSetup, logger: Logger): Promise<ChatModel | undefined> {
-  const name = vscode.workspace.getConfiguration(SETTINGS.section).get<string>(SETTINGS.compactionModel, '').trim();
-  if (!name || !setup.settings().baseUrl) return undefined;
-  return openAiModel(setup, name, logger);
+export function resolveCompactionModel(setup: ModelSetup, logger: Logger): Promise<ChatModel | undefined> {
+  return namedModel(setup, logger, SETTINGS.compactionModel);
 }

@@ -377,9 +377,10 @@ export class SkillPreviewPanel implements vscode.Disposable {
     const record = this.skills.skillIndex !== undefined ? this.skills.skillIndex.active().find((r) => r.file === file) : undefined;
     if (!record) return undefined;
     try {
-      // The test hashed the saved bytes; an unsaved edit counts as a change.
-      const bytes = document?.isDirty ? new TextEncoder().encode(document.getText()) : await this.skills.fs.readFile(file);
-      return buildPreviewTriggering({ name: record.name, usage: this.skills.usage.get(record.name), exampleQueries: record.exampleQueries.length, currentHash: skillContentHash(bytes), now: Date.now() });
+      const usage = this.skills.usage.get(record.name);
+      // Only a kept test needs the hash (is it stale?): the test hashed the saved bytes, and an unsaved edit counts as a change.
+      const bytes = !usage.triggerTest ? undefined : document?.isDirty ? new TextEncoder().encode(document.getText()) : await this.skills.fs.readFile(file);
+      return buildPreviewTriggering({ name: record.name, usage, exampleQueries: record.exampleQueries.length, ...(bytes ? { currentHash: skillContentHash(bytes) } : {}), now: Date.now() });
     } catch (error) {
       this.logger.warn(`Preview: the triggering of ${file} could not be read: ${describeError(error)}`);
       return undefined;

@@ -51,7 +51,11 @@ export class SkillEmbeddings implements SemanticSource, vscode.Disposable {
         if (affects('retrieval') || affects(SETTINGS.modelBaseUrl)) this.reconfigure();
       }),
     );
-    this.store.addCallback(() => this.stop());
+    // A start still awaiting its key or model must not build a session after this.
+    this.store.addCallback(() => {
+      this.generation++;
+      this.stop();
+    });
   }
 
   /** `off` (switched off, no endpoint or embedding model, or not used yet), `indexing`, `ready` or `unavailable`, with the reason. */
@@ -60,6 +64,7 @@ export class SkillEmbeddings implements SemanticSource, vscode.Disposable {
   }
 
   async nearest(message: string, options?: NearestQueryOptions): Promise<readonly SemanticHit[] | undefined> {
+    if (this.store.isDisposed) return undefined;
     if (!this.enabled()) {
       this.setStatus({ state: 'off', reason: `switched off by ${SETTINGS.section}.${SETTINGS.embeddings}`, skills: 0, embedded: 0 });
       return undefined;
