@@ -5,6 +5,7 @@ import type { Frame, Page } from 'playwright-core';
 import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/agent/compactionSummary';
 import { ScriptedModelServer } from '../fakes/scriptedModelServer';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { textNow } from '../harness/browser';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
 import { calm, imagesSettled, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
@@ -13,7 +14,7 @@ import { calm, imagesSettled, openPanel, openTab, openWorkbench, resultsDir } fr
 async function answerQuickInput(page: Page, step: RegExp, text: string): Promise<void> {
   const title = page.locator('.quick-input-widget .quick-input-title');
   // Typing only once this step shows: the last step's box may still be on screen for a moment.
-  await until(`the quick input "${step.source}"`, async () => step.test(await title.innerText().catch(() => '')));
+  await until(`the quick input "${step.source}"`, async () => step.test(await textNow(title)));
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 30_000 });
   await input.fill(text);

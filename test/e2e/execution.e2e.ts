@@ -3,10 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { ScriptedModelServer } from '../fakes/scriptedModelServer';
-import { findFrame } from '../harness/browser';
+import { findFrame, textNow } from '../harness/browser';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
 import { repoRoot } from '../repoRoot';
+import { quickInputTitle, runCommand } from './quickInput';
 import type { Workbench } from './workbench';
 import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
@@ -34,34 +35,6 @@ function seedTuning(userDataDir: string): void {
   const change = { id: 'c1', param: 'max_lines', from: 20, to: 24, reason: 'three runs in a row did better with more lines', at: Date.now() - 2 * HOUR, source: 'heuristic' };
   const store = { version: 1, skills: { 'sample-lines': { values: { max_lines: 24 }, changes: [change], pending: {} } } };
   fs.writeFileSync(path.join(dir, 'skill-tuning.json'), `${JSON.stringify(store, null, 1)}\n`);
-}
-
-/** Runs a palette command by its title; retries while the remote extension host has not reported its commands yet. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^Skillwright: /, '') }).first();
-  await page.getByRole('tab', { name: /^Skillwright/ }).first().waitFor({ timeout: 60_000 });
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    try {
-      await row.waitFor({ timeout: 20_000 });
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      await page.keyboard.press('Escape');
-    }
-  }
-  await page.keyboard.press('Enter');
-}
-
-async function quickInputTitle(page: Page, title: RegExp): Promise<void> {
-  const shown = page.locator('.quick-input-widget .quick-input-title');
-  let last = '';
-  await until(`the quick input "${title.source}"`, async () => title.test((last = await shown.innerText().catch(() => '')))).catch((error: unknown) => {
-    throw new Error(`${(error as Error).message} (the quick input's title was "${last}")`, { cause: error });
-  });
 }
 
 /**
@@ -187,13 +160,13 @@ describe('skills that run, in the workbench (code-server + Chromium, packaged .v
     // Each script asks before it runs; while it waits, its step's card says it is running.
     const first = panel.getByRole('group', { name: /^Approval: word-count: run the script/ });
     await first.waitFor({ timeout: 30_000 });
-    await until('the count step running', async () => /count\s+word-count\s+Running/.test(await stepCard('count').innerText().catch(() => '')));
+    await until('the count step running', async () => /count\s+word-count\s+Running/.test(await textNow(stepCard('count'))));
     await first.getByRole('button', { name: 'Allow once' }).click();
 
     const second = panel.getByRole('group', { name: /^Approval: describe-count: run the script/ });
     await second.waitFor({ timeout: 30_000 });
     await until('count done and describe running', async () => {
-      const [count, describe] = await Promise.all([stepCard('count').innerText().catch(() => ''), stepCard('describe').innerText().catch(() => '')]);
+      const [count, describe] = await Promise.all([textNow(stepCard('count')), textNow(stepCard('describe'))]);
       return /Succeeded/.test(count) && /describe\s+describe-count\s+Running/.test(describe);
     });
     await second.getByRole('button', { name: 'Allow once' }).click();
@@ -227,7 +200,7 @@ describe('skills that run, in the workbench (code-server + Chromium, packaged .v
     const health = (name: string) =>
       panel.locator('.skill-row', { has: panel.getByRole('button', { name, exact: true }) }).first().getByTestId('skill-health');
     // One run from the palette, one as the workflow's first step.
-    await until('the health of word-count', async () => /^2 runs · 100% ok/.test(await health('word-count').innerText().catch(() => '')));
+    await until('the health of word-count', async () => /^2 runs · 100% ok/.test(await textNow(health('word-count'))));
     assert.match(await health('describe-count').innerText(), /^1 run · 100% ok/);
     assert.match(await health('count-and-describe').innerText(), /^1 run · 100% ok/);
     assert.equal(await health('sample-lines').count(), 0, 'a skill that never ran has no health line');
@@ -237,7 +210,7 @@ describe('skills that run, in the workbench (code-server + Chromium, packaged .v
     await panel.getByRole('button', { name: 'Actions for sample-lines' }).click();
     await panel.getByRole('menu', { name: 'Actions for sample-lines' }).getByRole('menuitem', { name: 'Open Preview' }).click();
     const preview = await findFrame(bench.page, 'main#preview[aria-busy="false"] .preview-header', 60_000);
-    await until('the sample-lines preview', async () => (await preview.locator('.preview-header h1').innerText().catch(() => '')).trim() === 'sample-lines');
+    await until('the sample-lines preview', async () => (await textNow(preview.locator('.preview-header h1'))).trim() === 'sample-lines');
     const tuned = preview.getByRole('region', { name: 'Tuned values' });
     await tuned.waitFor({ timeout: 30_000 });
     const param = tuned.locator('table.tuned-values tbody tr', { has: preview.locator('th', { hasText: 'max_lines' }) });
@@ -247,8 +220,8 @@ describe('skills that run, in the workbench (code-server + Chromium, packaged .v
     assert.match(await change.innerText(), /three runs in a row did better with more lines/);
 
     await tuned.getByRole('button', { name: 'Revert max_lines from 24 to 20' }).click();
-    await until('max_lines back at its default', async () => /max_lines\s+20\s+5 to 100\s+20\s+\(default\)/.test(await param.innerText().catch(() => '')));
-    await until('the change marked reverted', async () => /reverted/.test(await change.innerText().catch(() => '')));
+    await until('max_lines back at its default', async () => /max_lines\s+20\s+5 to 100\s+20\s+\(default\)/.test(await textNow(param)));
+    await until('the change marked reverted', async () => /reverted/.test(await textNow(change)));
     assert.equal(await tuned.getByRole('button', { name: /^Revert / }).count(), 0, 'nothing is left to revert');
 
     const stored = JSON.parse(fs.readFileSync(path.join(bench.server.userDataDir, ...STORAGE, 'skill-tuning.json'), 'utf8')) as {

@@ -5,6 +5,7 @@ import type { Frame } from 'playwright-core';
 import { NodeFileSystem } from '../../src/core/base/nodeFileSystem';
 import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { textNow } from '../harness/browser';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
 import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
@@ -100,7 +101,7 @@ describe('History tab (code-server + Chromium, packaged .vsix)', () => {
     await searchBox().fill('checksum mismatch glacier');
     await bench.page.keyboard.press('Enter');
     const summary = await until('the search summary', async () => {
-      const text = await panel.getByTestId('history-summary').innerText().catch(() => '');
+      const text = await textNow(panel.getByTestId('history-summary'));
       return /searched in [\d.]+ ms/.test(text) && text;
     });
     assert.match(summary, /^1 session, searched in [\d.]+ ms$/);
@@ -136,10 +137,10 @@ describe('History tab (code-server + Chromium, packaged .vsix)', () => {
   it('says so when nothing matches, and explains a query with no words', async () => {
     await searchBox().fill('zeppelin');
     await bench.page.keyboard.press('Enter');
-    await until('the no-match line', async () => /No session mentions “zeppelin”/.test(await panel.getByTestId('history-summary').innerText().catch(() => '')));
+    await until('the no-match line', async () => /No session mentions “zeppelin”/.test(await textNow(panel.getByTestId('history-summary'))));
     await searchBox().fill('"--- :: **"');
     await bench.page.keyboard.press('Enter');
-    await until('the explanation', async () => /no letters or digits/.test(await panel.getByRole('alert').innerText().catch(() => '')));
+    await until('the explanation', async () => /no letters or digits/.test(await textNow(panel.getByRole('alert'))));
     // Escape in the search box goes back to the list.
     await searchBox().focus();
     await bench.page.keyboard.press('Escape');

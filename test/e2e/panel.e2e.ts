@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { textNow } from '../harness/browser';
 import { until } from '../harness/until';
 import type { Workbench } from './workbench';
 import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
@@ -50,7 +51,7 @@ describe('Skillwright panel in the workbench (code-server + Chromium, packaged .
       // The output view is a Monaco editor: its text sits in spans with non-breaking spaces.
       const lines = bench.page.locator('.part.panel .view-lines').first();
       const text = await until('the activation line in the Output view', async () => {
-        const value = (await lines.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+        const value = (await textNow(lines)).replace(/\u00a0/g, ' ');
         return /Skillwright \d+\.\d+\.\d+ activated in [\d.]+ ms/.test(value) && value;
       });
       assert.match(text, /\[info\]/);

@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page, Request } from 'playwright-core';
-import { findFrame } from '../harness/browser';
+import { findFrame, textNow } from '../harness/browser';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
 import { until } from '../harness/until';
+import { quickOpenFile } from './quickInput';
 import type { Workbench } from './workbench';
 import { calm, imagesSettled, openWorkbench, resultsDir } from './workbench';
 
@@ -83,27 +84,6 @@ workflow:
 | cell |
 `;
 
-/**
- * Opens a workspace file through Quick Open, the way a keyboard user would, in the first editor
- * group: Quick Open uses the active group, and after a click in the preview that is the preview's
- * own group, where the file would cover the preview instead of sitting beside it.
- */
-async function openFile(page: Page, query: string): Promise<void> {
-  await page.keyboard.press('Control+1');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(query);
-  // Results arrive in steps: wait until the first row is the file asked for (its folder shows in the row), not any SKILL.md.
-  const folder = query.split('/').slice(-2, -1)[0] ?? query;
-  await until(`quick open to list ${query} first`, async () => {
-    const first = await page.locator('.quick-input-list .monaco-list-row').first().innerText().catch(() => '');
-    return first.includes('SKILL.md') && first.includes(folder);
-  });
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-}
-
 /** The heading the preview shows now, or '' (without waiting: a frame that has none answers at once). */
 async function previewHeading(frame: Frame): Promise<string> {
   const heading = frame.locator('.preview-header h1');
@@ -137,7 +117,7 @@ function previewWorkspace(): string {
 
 /** Opens a SKILL.md and its preview with the editor-title button; returns the preview's frame. */
 async function openWithPreview(page: Page, query: string, name: string): Promise<Frame> {
-  await openFile(page, query);
+  await quickOpenFile(page, query);
   const button = page.getByRole('button', { name: 'Open Skill Preview' });
   await button.first().waitFor({ timeout: 30_000 });
   await button.first().click();
@@ -204,7 +184,7 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
     await bench.page.keyboard.press('Control+Home');
     await finding.click();
     await until('the cursor on the finding line', async () =>
-      (await bench.page.locator('#status\\.editor\\.selection').innerText().catch(() => '')).startsWith(`Ln ${line},`),
+      (await textNow(bench.page.locator('#status\\.editor\\.selection'))).startsWith(`Ln ${line},`),
     );
 
     // Keyboard: a linked file opens with Enter; the preview stays on the skill.
@@ -215,7 +195,7 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
   });
 
   it('draws a Level 1 workflow and marks the step with an unknown skill', async () => {
-    await openFile(bench.page, 'ship-release/SKILL.md');
+    await quickOpenFile(bench.page, 'ship-release/SKILL.md');
     preview = await previewShowing(bench.page, 'ship-release');
     const diagram = preview.getByRole('img', { name: /Workflow diagram: 4 steps, 1 with an unknown skill/ });
     await diagram.waitFor();
@@ -235,7 +215,7 @@ describe('SKILL.md preview in the workbench (code-server + Chromium, packaged .v
   });
 
   it('renders hostile skill text as text: nothing runs, nothing loads, links are checked by the host', async () => {
-    await openFile(bench.page, 'payload-skill/SKILL.md');
+    await quickOpenFile(bench.page, 'payload-skill/SKILL.md');
     preview = await previewShowing(bench.page, 'payload-skill');
     await preview.getByRole('heading', { name: 'Payloads' }).waitFor();
     const body = await preview.locator('.markdown-body').innerText();

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { textNow } from '../harness/browser';
 import { until } from '../harness/until';
+import { quickOpenFile } from './quickInput';
 import type { Workbench } from './workbench';
 import { openWorkbench, resultsDir } from './workbench';
 
@@ -31,23 +33,14 @@ describe('SKILL.md problems and quick fixes in the workbench', () => {
 
   it('lists the finding in Problems and fixes it with the quick fix', async () => {
     const page = bench.page;
-    await page.keyboard.press('Control+P');
-    const quickOpen = page.locator('.quick-input-widget input.input');
-    await quickOpen.waitFor({ state: 'visible' });
-    await quickOpen.fill('tidy-headings/SKILL.md');
-    // Results arrive in steps: Enter only once the first row is this skill's SKILL.md.
-    await until('quick open to list tidy-headings/SKILL.md first', async () => {
-      const first = await page.locator('.quick-input-list .monaco-list-row').first().innerText().catch(() => '');
-      return first.includes('SKILL.md') && first.includes('tidy-headings');
-    });
-    await page.keyboard.press('Enter');
+    await quickOpenFile(page, 'tidy-headings/SKILL.md');
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor();
 
     await page.keyboard.press('Control+Shift+M');
     const problems = page.locator('.markers-panel');
     const entry = await until('the SW203 entry in Problems', async () => {
-      const text = (await problems.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+      const text = (await textNow(problems)).replace(/\u00a0/g, ' ');
       return /differs from its folder "tidy-headings"/.test(text) && text;
     }, 60_000);
     assert.match(entry, /SW203/);
@@ -79,6 +72,6 @@ describe('SKILL.md problems and quick fixes in the workbench', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+S');
     await until('the fixed name on disk', () => /\nname: tidy-headings\n/.test(fs.readFileSync(skillFile, 'utf8')));
-    await until('Problems to clear', async () => !/differs from its folder/.test(await problems.innerText().catch(() => '')), 30_000);
+    await until('Problems to clear', async () => !/differs from its folder/.test(await textNow(problems)), 30_000);
   });
 });

@@ -6,7 +6,9 @@ import type { ToolCall } from '../../src/core/llm/chatTypes';
 import { NodeFileSystem } from '../../src/core/base/nodeFileSystem';
 import { NodeAppendPort, SessionLog } from '../../src/core/sessions/sessionLog';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { textNow } from '../harness/browser';
 import { until } from '../harness/until';
+import { runCommand } from './quickInput';
 import type { Workbench } from './workbench';
 import { calm, openPanel, openTab, openWorkbench, resultsDir } from './workbench';
 
@@ -45,31 +47,9 @@ async function seedSessions(userDataDir: string): Promise<void> {
   await changelog.flush();
 }
 
-async function runCommand(page: Page, title: string): Promise<void> {
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^Skillwright: /, '') }).first();
-  // The palette lists an extension's commands once the remote extension host has reported it; its
-  // activity-bar icon shows the same moment.
-  await page.getByRole('tab', { name: /^Skillwright/ }).first().waitFor({ timeout: 60_000 });
-  // On a busy machine the palette may still open before the commands are known: try again.
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    try {
-      await row.waitFor({ timeout: 20_000 });
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      await page.keyboard.press('Escape');
-    }
-  }
-  await page.keyboard.press('Enter');
-}
-
 /** Picks the quick-pick row holding `text` once the pick with `title` is showing. */
 async function pick(page: Page, title: RegExp, text: string): Promise<void> {
-  await until(`the quick pick "${title.source}"`, async () => title.test(await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')));
+  await until(`the quick pick "${title.source}"`, async () => title.test(await textNow(page.locator('.quick-input-widget .quick-input-title'))));
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
   await row.waitFor();
   await row.click();

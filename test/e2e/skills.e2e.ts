@@ -5,6 +5,7 @@ import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/generateSkillTree';
 import type { SkillListItem, SkillsList } from '../../src/shared/protocol';
 import { makeSampleWorkspace, removeWorkspace } from '../harness/sampleWorkspace';
+import { textNow } from '../harness/browser';
 import { until } from '../harness/until';
 import { repoRoot } from '../repoRoot';
 import type { Workbench } from './workbench';
@@ -210,7 +211,7 @@ describe('Skills tab (code-server + Chromium, packaged .vsix)', () => {
       await input.fill('count-files');
       await page.locator('.quick-input-message', { hasText: 'A skill named "count-files" already exists' }).waitFor();
       await input.fill('tidy-imports');
-      await until('the name accepted', async () => !/Invalid|already exists/.test(await page.locator('.quick-input-message').innerText().catch(() => '')));
+      await until('the name accepted', async () => !/Invalid|already exists/.test(await textNow(page.locator('.quick-input-message'))));
       await page.keyboard.press('Enter');
       await until('the description step', async () => /\(5\/5\): description/.test(await title.innerText()));
       await input.fill('Sorts and groups import lines. Use when the user asks to tidy imports.');

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { until } from './until';
 
@@ -95,4 +95,14 @@ export async function findFrame(page: Page, selector: string, timeoutMs = 30_000
   ).catch(() => {
     throw new Error(`No frame with ${selector} appeared within ${timeoutMs} ms`);
   });
+}
+
+/**
+ * The text of the first element a locator matches now, or '' when there is none. For probes
+ * polled by `until`: a bare `innerText()` waits up to Playwright's 30 s default for an element to
+ * appear, so one probe of a missing element would use up the whole deadline of the wait around it.
+ */
+export async function textNow(locator: Locator): Promise<string> {
+  if ((await locator.count().catch(() => 0)) === 0) return '';
+  return locator.first().innerText({ timeout: 1_000 }).catch(() => '');
 }
