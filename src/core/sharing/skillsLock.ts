@@ -1,0 +1,187 @@
+/**
+ * `skills-lock.json`: the project's record of skills that came from elsewhere. Same file, fields
+ * and folder hash as the ecosystem's `skills` command line tool, so a lock written by either tool
+ * verifies in the other (algorithm in docs/decisions.md, "skills-lock.json"). Our own fields sit
+ * in a nested `skillwright` object, which that tool carries along and never reads.
+ */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import type { FileSystemPort } from '../base/fileSystemPort';
+
+export const LOCK_FILE = 'skills-lock.json';
+export const LOCK_VERSION = 1;
+
+export type ScanVerdict = 'safe' | 'caution' | 'dangerous';
+
+/** What Skillwright adds to an entry: how it was reviewed when it was installed. */
+export interface SkillwrightLockInfo {
+  readonly verdict?: ScanVerdict;
+  readonly scannerVersion?: string;
+  /** Set when a person installed a skill the scanner called dangerous; `by` is how (`review`, `--yes`). */
+  readonly override?: { readonly verdict: ScanVerdict; readonly by: string };
+  /** True once a person saw the review (files, findings, verdict) and confirmed the install. */
+  readonly reviewed?: boolean;
+}
+
+export interface LockEntry {
+  /** `owner/repo`, a git URL, or a path (relative to the project for local sources). */
+  readonly source: string;
+  readonly sourceType: string;
+  readonly ref?: string;
+  readonly sourceUrl?: string;
+  /** The SKILL.md's path inside the source, `/`-separated. */
+  readonly skillPath?: string;
+  readonly computedHash: string;
+  readonly skillwright?: SkillwrightLockInfo;
+  /** Fields another tool wrote are kept as they are. */
+  readonly [field: string]: unknown;
+}
+
+export interface SkillsLock {
+  readonly version: number;
+  readonly skills: Readonly<Record<string, LockEntry>>;
+}
+
+export interface LockRead {
+  readonly lock: SkillsLock;
+  readonly exists: boolean;
+  /** What was wrong with the file; a broken file reads as an empty lock plus a problem. */
+  readonly problems: readonly string[];
+}
+
+export const EMPTY_LOCK: SkillsLock = { version: LOCK_VERSION, skills: {} };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses a lock's text; entries without a source or hash are dropped with a problem each. */
+export function parseLock(text: string): { lock: SkillsLock; problems: string[] } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { lock: EMPTY_LOCK, problems: [`${LOCK_FILE} is not valid JSON (${(error as Error).message}); fix or delete it`] };
+  }
+  if (!isRecord(data) || typeof data.version !== 'number' || !isRecord(data.skills)) {
+    return { lock: EMPTY_LOCK, problems: [`${LOCK_FILE} needs {"version": 1, "skills": {…}}`] };
+  }
+  if (data.version > LOCK_VERSION) {
+    return { lock: EMPTY_LOCK, problems: [`${LOCK_FILE} is version ${data.version}; this Skillwright reads version ${LOCK_VERSION}. Update Skillwright`] };
+  }
+  const skills: Record<string, LockEntry> = {};
+  const problems: string[] = [];
+  for (const [name, entry] of Object.entries(data.skills)) {
+    if (!isRecord(entry) || typeof entry.source !== 'string' || typeof entry.computedHash !== 'string' || typeof entry.sourceType !== 'string') {
+      problems.push(`${LOCK_FILE}: the entry "${name}" needs "source", "sourceType" and "computedHash"; it is ignored`);
+      continue;
+    }
+    skills[name] = entry as LockEntry;
+  }
+  return { lock: { version: LOCK_VERSION, skills }, problems };
+}
+
+/** Keys sorted and no timestamps, so two branches that each add a skill merge without conflict. */
+export function serializeLock(lock: SkillsLock): string {
+  const skills: Record<string, LockEntry> = {};
+  for (const name of Object.keys(lock.skills).sort()) {
+    const entry = lock.skills[name];
+    if (entry) skills[name] = entry;
+  }
+  return `${JSON.stringify({ version: lock.version, skills }, null, 2)}\n`;
+}
+
+export async function readLock(fs: FileSystemPort, projectRoot: string): Promise<LockRead> {
+  const file = path.join(projectRoot, LOCK_FILE);
+  const stat = await fs.stat(file);
+  if (!stat) return { lock: EMPTY_LOCK, exists: false, problems: [] };
+  if (stat.type !== 'file') return { lock: EMPTY_LOCK, exists: true, problems: [`${LOCK_FILE} is not a file`] };
+  const text = new TextDecoder('utf-8').decode(await fs.readFile(file));
+  return { ...parseLock(text), exists: true };
+}
+
+export async function writeLock(fs: FileSystemPort, projectRoot: string, lock: SkillsLock): Promise<void> {
+  await fs.writeFileAtomic(path.join(projectRoot, LOCK_FILE), serializeLock(lock));
+}
+
+export function withEntry(lock: SkillsLock, name: string, entry: LockEntry): SkillsLock {
+  return { version: lock.version, skills: { ...lock.skills, [name]: entry } };
+}
+
+export function withoutEntry(lock: SkillsLock, name: string): SkillsLock {
+  const skills = { ...lock.skills };
+  delete skills[name];
+  return { version: lock.version, skills };
+}
+
+interface HashedFile {
+  readonly relativePath: string;
+  readonly content: Uint8Array;
+}
+
+async function collectFiles(fs: FileSystemPort, base: string, dir: string, into: HashedFile[]): Promise<void> {
+  for (const entry of await fs.readDirectory(dir)) {
+    const full = path.join(dir, entry.name);
+    // As the other tool does: regular files only (symlinks are not followed), no .git or node_modules.
+    if (entry.type === 'directory') {
+      if (entry.name !== '.git' && entry.name !== 'node_modules') await collectFiles(fs, base, full, into);
+    } else if (entry.type === 'file') {
+      into.push({ relativePath: path.relative(base, full).split(path.sep).join('/'), content: await fs.readFile(full) });
+    }
+  }
+}
+
+/**
+ * The folder hash both tools write as `computedHash`: SHA-256 over each regular file's path
+ * (relative, `/`-separated) followed by its bytes, files in `localeCompare` order of their paths.
+ */
+export async function computeSkillFolderHash(fs: FileSystemPort, dir: string): Promise<string> {
+  const files: HashedFile[] = [];
+  await collectFiles(fs, dir, dir, files);
+  files.sort((a, b) => a.relativePath.localeCompare(b.relativePath));
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(file.relativePath);
+    hash.update(file.content);
+  }
+  return hash.digest('hex');
+}
+
+/** Where the other tool (and we) install a locked project skill: `.agents/skills/<name>`. */
+export function lockedSkillDir(projectRoot: string, name: string): string {
+  return path.join(projectRoot, '.agents', 'skills', name);
+}
+
+export type LockStatusKind = 'ok' | 'changed' | 'missing';
+
+export interface LockStatus {
+  readonly name: string;
+  readonly dir: string;
+  readonly status: LockStatusKind;
+  readonly expected: string;
+  /** The hash found on disk (absent when missing). */
+  readonly actual?: string;
+}
+
+/** Checks every locked skill against its hash. `dirOf` finds a skill's folder (default: `.agents/skills/<name>`). */
+export async function verifyLock(
+  fs: FileSystemPort,
+  projectRoot: string,
+  lock: SkillsLock,
+  dirOf: (name: string) => string = (name) => lockedSkillDir(projectRoot, name),
+): Promise<LockStatus[]> {
+  const statuses: LockStatus[] = [];
+  for (const name of Object.keys(lock.skills).sort()) {
+    const entry = lock.skills[name];
+    if (!entry) continue;
+    const dir = dirOf(name);
+    const stat = await fs.stat(path.join(dir, 'SKILL.md'));
+    if (stat?.type !== 'file') {
+      statuses.push({ name, dir, status: 'missing', expected: entry.computedHash });
+      continue;
+    }
+    const actual = await computeSkillFolderHash(fs, dir);
+    statuses.push({ name, dir, status: actual === entry.computedHash ? 'ok' : 'changed', expected: entry.computedHash, actual });
+  }
+  return statuses;
+}
