@@ -3,13 +3,16 @@
  * injection, exfiltration, secrets and invisible characters. Pure and synchronous; never throws.
  * The patterns and their ids live in threatPatterns.ts and are documented in docs/threat-patterns.md.
  */
-import type { ScanContext, ThreatCategory } from './threatPatterns';
-import { THREAT_PATTERNS, UNICODE_PATTERNS } from './threatPatterns';
+import type { ScanCategory, ScanContext, Severity, ThreatCategory } from './threatPatterns';
+import { THREAT_PATTERNS, UNICODE_PATTERNS, scanCategoryOf } from './threatPatterns';
 
 export interface ThreatFinding {
   /** Stable pattern id, e.g. `override-ignore-instructions`. */
   readonly id: string;
   readonly category: ThreatCategory;
+  /** The report category (prompt_injection, exfiltration…) the folder scan and the CLI show. */
+  readonly scanCategory: ScanCategory;
+  readonly severity: Severity;
   readonly message: string;
   /** UTF-16 offset in the scanned (raw) text. */
   readonly index: number;
@@ -18,6 +21,7 @@ export interface ThreatFinding {
 }
 
 export interface ScanResult {
+  /** No finding above `low`: what the memory tool and the snapshot require. */
   readonly ok: boolean;
   readonly findings: ThreatFinding[];
 }
@@ -115,7 +119,7 @@ const unicodeMeta = new Map(UNICODE_PATTERNS.map((p) => [p.id, p]));
 function unicodeFinding(id: string, raw: string, index: number, length: number, detail?: string): ThreatFinding {
   const meta = unicodeMeta.get(id);
   if (!meta) throw new Error(`unknown unicode pattern ${id}`);
-  return { id, category: meta.category, message: detail ? `${meta.message}: ${detail}` : meta.message, index, excerpt: excerptOf(raw, index, length) };
+  return { id, category: meta.category, scanCategory: scanCategoryOf(meta.category), severity: meta.severity, message: detail ? `${meta.message}: ${detail}` : meta.message, index, excerpt: excerptOf(raw, index, length) };
 }
 
 /** Invisible and bidi characters, checked on the raw text before any normalisation. */
@@ -198,6 +202,8 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
         findings.push({
           id: pattern.id,
           category: pattern.category,
+          scanCategory: scanCategoryOf(pattern.category),
+          severity: match.severity ?? pattern.severity,
           message: match.detail ? `${pattern.message} (${match.detail})` : pattern.message,
           index: span.index,
           excerpt: excerptOf(raw, span.index, span.length),
@@ -208,7 +214,7 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
     }
   }
   findings.sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
-  return { ok: findings.length === 0, findings };
+  return { ok: findings.every((f) => f.severity === 'low'), findings };
 }
 
 /** The distinct pattern ids of a result, in first-seen order: what errors and notices quote. */
