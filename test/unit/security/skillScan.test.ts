@@ -86,7 +86,7 @@ describe('skill folder scan', () => {
   });
 
   it('reports an unreadable file instead of throwing', async function () {
-    if (process.platform === 'win32' || process.getuid() === 0) this.skip();
+    if (process.platform === 'win32' || (process.getuid ? process.getuid() : 1) === 0) this.skip();
     const dir = skill('locked', { 'SKILL.md': SKILL_MD, 'references/private.md': 'x' });
     fs.chmodSync(path.join(dir, 'references', 'private.md'), 0o000);
     try {
