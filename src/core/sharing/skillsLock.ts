@@ -21,6 +21,8 @@ export interface SkillwrightLockInfo {
   readonly override?: { readonly verdict: ScanVerdict; readonly by: string };
   /** True once a person saw the review (files, findings, verdict) and confirmed the install. */
   readonly reviewed?: boolean;
+  /** The name the source gives the skill, when it was installed under another one. */
+  readonly renamedFrom?: string;
 }
 
 export interface LockEntry {
@@ -51,6 +53,19 @@ export interface LockRead {
 
 export const EMPTY_LOCK: SkillsLock = { version: LOCK_VERSION, skills: {} };
 
+/**
+ * Why a lock key cannot name a folder under `.agents/skills`, or undefined. A lock arrives with a
+ * repository, so a key like `../../x` or `/etc` must never become a path.
+ */
+export function lockNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'the name is empty';
+  if (name.length > 255) return `the name is ${name.length} characters long (limit 255)`;
+  if (/[/\\:\u0000-\u001f]/.test(name)) return 'the name contains a path separator, a colon or a control character';
+  if (name === '.' || name === '..' || /^\.+$/.test(name)) return 'the name is only dots';
+  if (/^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i.test(name)) return 'the name is reserved on Windows';
+  return undefined;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -72,6 +87,11 @@ export function parseLock(text: string): { lock: SkillsLock; problems: string[] 
   const skills: Record<string, LockEntry> = {};
   const problems: string[] = [];
   for (const [name, entry] of Object.entries(data.skills)) {
+    const unsafe = lockNameProblem(name);
+    if (unsafe) {
+      problems.push(`${LOCK_FILE}: the entry ${JSON.stringify(name.length > 80 ? `${name.slice(0, 77)}...` : name)} is ignored: ${unsafe}`);
+      continue;
+    }
     if (!isRecord(entry) || typeof entry.source !== 'string' || typeof entry.computedHash !== 'string' || typeof entry.sourceType !== 'string') {
       problems.push(`${LOCK_FILE}: the entry "${name}" needs "source", "sourceType" and "computedHash"; it is ignored`);
       continue;
@@ -138,21 +158,31 @@ async function collectFiles(fs: FileSystemPort, base: string, dir: string, into:
 export async function computeSkillFolderHash(fs: FileSystemPort, dir: string): Promise<string> {
   const files: HashedFile[] = [];
   await collectFiles(fs, dir, dir, files);
-  files.sort((a, b) => a.relativePath.localeCompare(b.relativePath));
+  return hashSkillFiles(files.map((file) => [file.relativePath, file.content]));
+}
+
+/** The same hash over files held in memory (relative `/`-path and bytes), e.g. a copy about to be installed. */
+export function hashSkillFiles(files: Iterable<readonly [string, Uint8Array]>): string {
+  const sorted = [...files].sort((a, b) => a[0].localeCompare(b[0]));
   const hash = createHash('sha256');
-  for (const file of files) {
-    hash.update(file.relativePath);
-    hash.update(file.content);
+  for (const [relativePath, content] of sorted) {
+    hash.update(relativePath);
+    hash.update(content);
   }
   return hash.digest('hex');
 }
 
-/** Where the other tool (and we) install a locked project skill: `.agents/skills/<name>`. */
+const quoteName = (name: string): string => JSON.stringify(name.length > 80 ? `${name.slice(0, 77)}...` : name);
+
+/** Where the other tool (and we) install a locked project skill: `.agents/skills/<name>`. Throws for a name that is a path (see lockNameProblem). */
 export function lockedSkillDir(projectRoot: string, name: string): string {
+  const problem = lockNameProblem(name);
+  if (problem) throw new Error(`${LOCK_FILE}: the entry ${quoteName(name)} cannot be a folder of .agents/skills: ${problem}; fix its name in ${LOCK_FILE}`);
   return path.join(projectRoot, '.agents', 'skills', name);
 }
 
-export type LockStatusKind = 'ok' | 'changed' | 'missing';
+/** `invalid`: the entry's name is a path (see lockNameProblem); nothing was read for it. */
+export type LockStatusKind = 'ok' | 'changed' | 'missing' | 'invalid';
 
 export interface LockStatus {
   readonly name: string;
@@ -161,6 +191,8 @@ export interface LockStatus {
   readonly expected: string;
   /** The hash found on disk (absent when missing). */
   readonly actual?: string;
+  /** Why an `invalid` entry was not checked. */
+  readonly problem?: string;
 }
 
 /** Checks every locked skill against its hash. `dirOf` finds a skill's folder (default: `.agents/skills/<name>`). */
@@ -174,6 +206,12 @@ export async function verifyLock(
   for (const name of Object.keys(lock.skills).sort()) {
     const entry = lock.skills[name];
     if (!entry) continue;
+    const problem = lockNameProblem(name);
+    if (problem) {
+      // Not read at all: a name like `../x` must not lead the hash outside `.agents/skills`.
+      statuses.push({ name, dir: '', status: 'invalid', expected: entry.computedHash, problem: `${LOCK_FILE}: the entry ${quoteName(name)} is not checked: ${problem}; fix its name in ${LOCK_FILE}` });
+      continue;
+    }
     const dir = dirOf(name);
     const stat = await fs.stat(path.join(dir, 'SKILL.md'));
     if (stat?.type !== 'file') {
