@@ -21,6 +21,23 @@ async function statWith(fn: (p: string) => Promise<Stats>, p: string): Promise<F
   }
 }
 
+/** Bytes a file name may have on nearly every file system. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * The temp file an atomic write renames into place: `.<name>.<random>.tmp` beside the target. The
+ * name is shortened (at a character boundary) so that a target name near the 255-byte limit still
+ * gets a temp name the file system takes.
+ */
+export function tempName(base: string): string {
+  const suffix = `.${randomBytes(6).toString('hex')}.tmp`;
+  const room = MAX_NAME_BYTES - 1 - suffix.length;
+  const chars = [...base];
+  let bytes = Buffer.byteLength(base, 'utf8');
+  while (bytes > room) bytes -= Buffer.byteLength(chars.pop() ?? '', 'utf8');
+  return `.${chars.join('')}${suffix}`;
+}
+
 /** FileSystemPort over Node's fs: used by the host, the CLI and tests. */
 export class NodeFileSystem implements FileSystemPort {
   async readDirectory(dir: string): Promise<DirEntry[]> {
@@ -46,7 +63,7 @@ export class NodeFileSystem implements FileSystemPort {
 
   async writeFileAtomic(p: string, data: Uint8Array | string): Promise<void> {
     await fs.mkdir(path.dirname(p), { recursive: true });
-    const temp = path.join(path.dirname(p), `.${path.basename(p)}.${randomBytes(6).toString('hex')}.tmp`);
+    const temp = path.join(path.dirname(p), tempName(path.basename(p)));
     try {
       await fs.writeFile(temp, data);
       await fs.rename(temp, p);

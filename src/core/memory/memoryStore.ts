@@ -119,6 +119,10 @@ export class MemoryStore {
       }
       files.set(target, file);
     }
+    for (const [target, file] of files) {
+      const escape = await this.linkEscape(target, file);
+      if (escape) return escape;
+    }
     if (options.dryRun) return this.applyTo(files, actions, false);
 
     const held: LockHandle[] = [];
@@ -182,7 +186,27 @@ export class MemoryStore {
     }
   }
 
+  /**
+   * Project memory is part of the repository, so a cloned repository decides what `.agents/memory`
+   * is: a symbolic link there (or of MEMORY.md) that leads out of the folder would let memory read
+   * a file elsewhere into the prompt, or write (and lock) beside it. User memory is the user's own
+   * and may be linked anywhere (dotfiles).
+   */
+  private async linkEscape(target: MemoryTarget, file: string): Promise<MemoryFailure | undefined> {
+    const root = this.options.projectRoot;
+    if (target !== 'memory' || !root) return undefined;
+    let existing = file;
+    while (!(await this.fs.lstat(existing)) && path.dirname(existing) !== existing && existing !== root) existing = path.dirname(existing);
+    const [realRoot, real] = await Promise.all([this.fs.realPath(root), this.fs.realPath(existing)]).catch(() => [undefined, undefined]);
+    const relative = realRoot && real ? path.relative(realRoot, real) : '..';
+    if (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)) return undefined;
+    const shown = path.relative(root, existing).split(path.sep).join('/') || '.';
+    return { ok: false, code: 'io', error: `${shown} is a symbolic link that leads out of the project (or is broken), so project memory is not read or written; replace it with a real folder or file`, target };
+  }
+
   private async load(target: MemoryTarget, file: string): Promise<string[] | MemoryFailure> {
+    const escape = await this.linkEscape(target, file);
+    if (escape) return escape;
     const stat = await this.fs.stat(file);
     if (!stat) return [];
     if (stat.type !== 'file') return { ok: false, code: 'io', error: `${file} is not a file; move it aside to use ${TARGET_FILES[target]}`, target };

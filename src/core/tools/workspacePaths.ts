@@ -29,6 +29,8 @@ export interface ResolvedPath {
 }
 
 export const MAX_PATH_LENGTH = 4096;
+/** Most file systems take names of at most 255 bytes; longer ones fail deep inside fs (ENAMETOOLONG). */
+export const MAX_NAME_BYTES = 255;
 
 const quote = (value: string): string => JSON.stringify(value.length > 120 ? `${value.slice(0, 117)}...` : value);
 
@@ -36,6 +38,19 @@ const quote = (value: string): string => JSON.stringify(value.length > 120 ? `${
 export function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+/** Undefined when the file system can take `absolute`; otherwise why not, before fs fails with ENAMETOOLONG. */
+function lengthProblem(absolute: string, display: string): string | undefined {
+  const long = absolute.split(path.sep).find((segment) => Buffer.byteLength(segment, 'utf8') > MAX_NAME_BYTES);
+  if (long !== undefined) {
+    return `the path ${quote(display)} has a name of ${Buffer.byteLength(long, 'utf8')} bytes; names are limited to ${MAX_NAME_BYTES} bytes, so use a shorter one`;
+  }
+  const bytes = Buffer.byteLength(absolute, 'utf8');
+  if (bytes >= MAX_PATH_LENGTH) {
+    return `the path ${quote(display)} is ${bytes} bytes long with the workspace folder in front; the limit is ${MAX_PATH_LENGTH - 1}, so use a shorter path`;
+  }
+  return undefined;
 }
 
 export class WorkspacePaths {
@@ -138,6 +153,8 @@ export class WorkspacePaths {
     }
     const relative = path.relative(path.resolve(folder.fsPath), absolute).split(path.sep).filter(Boolean).join('/');
     const display = this.display(folder, relative);
+    const tooLong = lengthProblem(absolute, display);
+    if (tooLong) return { ok: false, error: tooLong };
 
     const own = await this.fs.lstat(absolute);
     if (own) {

@@ -96,7 +96,25 @@ export function parseRelativePath(filePath: string): Checked<readonly string[]> 
   if (segments.length === 0) {
     return { ok: false, error: `file_path ${shown} names the skill folder itself; give a file inside it, e.g. "references/guide.md"` };
   }
+  const problem = segments.map(portableNameProblem).find((found) => found !== undefined);
+  if (problem) return { ok: false, error: `file_path ${shown}: ${problem}` };
   return { ok: true, value: segments };
+}
+
+/** Most file systems take names of at most 255 bytes. */
+export const MAX_NAME_BYTES = 255;
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+
+/**
+ * Skills travel between systems in repositories and archives, so a name must work on all of them:
+ * Windows reserves device names (CON, NUL, aux.txt, …) and drops trailing dots and spaces.
+ */
+function portableNameProblem(segment: string): string | undefined {
+  const bytes = Buffer.byteLength(segment, 'utf8');
+  if (bytes > MAX_NAME_BYTES) return `the name ${quote(segment)} is ${bytes} bytes long; names are limited to ${MAX_NAME_BYTES} bytes`;
+  if (WINDOWS_DEVICE.test(segment)) return `${quote(segment)} is a device name on Windows and cannot be a file there; choose another name`;
+  if (/[. ]$/.test(segment)) return `the name ${quote(segment)} ends with a dot or space, which Windows drops; remove it`;
+  return undefined;
 }
 
 /** Writes are limited to files inside the four support folders (SKILL.md has its own actions). */
@@ -222,8 +240,12 @@ export function findSkill(
   }
   // Every copy of the name is inactive (a shadowed copy always has an active winner).
   const inactive = (options.all ?? []).find((record) => record.name === name && inCategory(record) && !record.shadowedBy);
-  if (inactive && (inactive.disabled || inactive.platformHidden)) {
-    const why = inactive.disabled ? 'it is disabled in the settings' : `its platforms (${inactive.platforms.join(', ')}) exclude this machine`;
+  if (inactive && (inactive.disabled || inactive.platformHidden || inactive.awaitingConsent)) {
+    const why = inactive.disabled
+      ? 'it is disabled in the settings'
+      : inactive.platformHidden
+        ? `its platforms (${inactive.platforms.join(', ')}) exclude this machine`
+        : 'it came with the repository and waits for the person to approve it (Skillwright: Review Project Skills…)';
     return { ok: false, reason: 'inactive', error: `the skill ${quote(name)} in ${inactive.root.label} is not available: ${why}` };
   }
   const suggestions = [...closestNames(name, active.map((record) => record.name)), ...(options.related ?? [])];
