@@ -80,6 +80,10 @@ export async function fetchLockedSkills(
     const entry = lock.skills[status.name];
     if (!entry) continue;
     const base = { name: status.name, entry, dir: status.dir, local: status.status, ...(status.actual ? { localHash: status.actual } : {}) };
+    if (status.status === 'invalid') {
+      skills.push({ ...base, error: status.problem ?? 'its name cannot be a folder name' });
+      continue;
+    }
     if (options.onlyMissing && status.status !== 'missing') {
       skills.push(base);
       continue;
