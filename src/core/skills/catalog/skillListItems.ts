@@ -23,6 +23,8 @@ export interface BrowserSkill {
   shadowedBy?: string;
   platformHidden: boolean;
   disabled: boolean;
+  /** A project skill that came with the repository and waits for consent (core/skills/consent). */
+  awaitingConsent?: boolean;
   usage?: { lastUsed?: string; runs: number; views: number };
   /** From the usage statistics (skillHealth.ts); absent for a skill with no usage recorded. */
   health?: BrowserSkillHealth;
@@ -91,7 +93,7 @@ function listDescription(text: string): string {
 }
 
 function isActive(record: SkillRecord): boolean {
-  return !record.shadowedBy && !record.disabled && !record.platformHidden;
+  return !record.shadowedBy && !record.disabled && !record.platformHidden && !record.awaitingConsent;
 }
 
 /** Where each catalog name ended up; a name in none of the lists is listed in full. */
@@ -125,6 +127,7 @@ export function browserSkills(inputs: BrowserListInputs): BrowserSkill[] {
       disabled: record.disabled === true,
     };
     if (record.version !== undefined) item.version = record.version;
+    if (record.awaitingConsent) item.awaitingConsent = true;
     if (record.shadowedBy !== undefined) item.shadowedBy = record.shadowedBy;
     // Usage is kept by name, so it belongs to the copy in use, not to the copies it shadows.
     const usage = record.shadowedBy ? undefined : inputs.usage(record.name);

@@ -11,7 +11,7 @@ import { SKILL_FILE, SUPPORT_FOLDERS } from '../model/skillTypes';
 import type { SnapshotStore } from './indexSnapshot';
 import { decodeIndexSnapshot, encodeIndexSnapshot } from './indexSnapshot';
 import { emptyHeader, readSkillHeader } from '../model/skillHeader';
-import type { IndexedSkill, SkillChange, SkillPlatform } from './skillRecordSet';
+import type { HeldBack, IndexedSkill, SkillChange, SkillPlatform } from './skillRecordSet';
 import { SkillRecordSet } from './skillRecordSet';
 import type { SkillLocation, WalkedDir } from './skillWalker';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_SKILLS, SKIPPED_FOLDERS, SkillWalker, runBounded, skillLocation } from './skillWalker';
@@ -21,6 +21,8 @@ export interface SkillIndexOptions {
   roots: readonly SkillRoot[];
   platform?: SkillPlatform;
   disabled?: ReadonlySet<string>;
+  /** Project skills waiting for consent: kept out of `active()` and `get()` (skillRecordSet.ts). */
+  heldBack?: HeldBack;
   snapshot?: SnapshotStore;
   logger?: Logger;
   maxDepth?: number;
@@ -93,7 +95,7 @@ export class SkillIndex {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.concurrency = options.concurrency ?? 32;
     this.walker = new SkillWalker(this.fs, this.concurrency, this.maxDepth, Math.max(this.maxSkills * 5, 10_000));
-    this.records = new SkillRecordSet(options.platform ?? currentPlatform(), options.disabled);
+    this.records = new SkillRecordSet(options.platform ?? currentPlatform(), options.disabled, options.heldBack);
     this.currentRoots = options.roots;
     this.states = this.createStates(options.roots);
   }
@@ -149,6 +151,15 @@ export class SkillIndex {
       } else {
         this.commit();
       }
+    });
+  }
+
+  /** The `heldBack` answer changed (a consent was given or the gate turned off): applies it. */
+  refreshHeldBack(): Promise<void> {
+    return this.enqueue(() => {
+      this.records.refreshHeldBack();
+      this.commit();
+      return Promise.resolve();
     });
   }
 

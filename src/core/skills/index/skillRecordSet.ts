@@ -17,6 +17,9 @@ export interface IndexedSkillRecord extends SkillRecord {
   readonly shadowReason?: string;
 }
 
+/** Whether a skill is held back until the person consents to it (see SkillRecord.awaitingConsent). */
+export type HeldBack = (skill: IndexedSkill) => boolean;
+
 export interface SkillChange {
   readonly added: readonly SkillRecord[];
   readonly removed: readonly SkillRecord[];
@@ -49,6 +52,7 @@ function sameRecord(a: IndexedSkillRecord, b: IndexedSkillRecord): boolean {
     a.name === b.name && a.file === b.file && a.root === b.root && a.category === b.category && a.description === b.description &&
     a.level === b.level && a.version === b.version && a.about === b.about && a.mtimeMs === b.mtimeMs && a.size === b.size &&
     a.shadowedBy === b.shadowedBy && a.shadowReason === b.shadowReason && a.platformHidden === b.platformHidden && a.disabled === b.disabled &&
+    a.awaitingConsent === b.awaitingConsent &&
     sameList(a.tags, b.tags) && sameList(a.platforms, b.platforms) && sameList(a.useCases, b.useCases) &&
     sameList(a.exampleQueries, b.exampleQueries) && sameList(a.headings, b.headings) && sameList(a.readErrors, b.readErrors)
   );
@@ -81,6 +85,7 @@ export class SkillRecordSet {
   constructor(
     private readonly platform: SkillPlatform,
     private disabledNames: ReadonlySet<string> = new Set(),
+    private readonly heldBack?: HeldBack,
   ) {}
 
   get size(): number {
@@ -134,6 +139,14 @@ export class SkillRecordSet {
     this.disabledNames = new Set(names);
   }
 
+  /** The held-back answer may have changed: names whose copies flip are resolved at the next commit. */
+  refreshHeldBack(): void {
+    if (!this.heldBack) return;
+    for (const slot of this.ordered) {
+      if ((slot.record?.awaitingConsent === true) !== this.heldBack(slot.skill)) this.dirtyNames.add(slot.name);
+    }
+  }
+
   /** Resolves the touched names and returns what changed for listeners since the last commit. */
   commit(): SkillChange {
     for (const name of this.dirtyNames) this.resolve(name);
@@ -161,7 +174,7 @@ export class SkillRecordSet {
   }
 
   active(): readonly SkillRecord[] {
-    this.activeCache ??= this.all().filter((record) => !record.shadowedBy && !record.disabled && !record.platformHidden);
+    this.activeCache ??= this.all().filter((record) => !record.shadowedBy && !record.disabled && !record.platformHidden && !record.awaitingConsent);
     return this.activeCache;
   }
 
@@ -177,7 +190,7 @@ export class SkillRecordSet {
 
   get(name: string): SkillRecord | undefined {
     const winner = this.byName(name)[0];
-    return winner && !winner.shadowedBy && !winner.disabled && !winner.platformHidden ? winner : undefined;
+    return winner && !winner.shadowedBy && !winner.disabled && !winner.platformHidden && !winner.awaitingConsent ? winner : undefined;
   }
 
   private capture(file: string): void {
@@ -194,11 +207,12 @@ export class SkillRecordSet {
     // An empty group is deleted in leaveGroup, so group[0] exists whenever the group does.
     const fallback = group?.[0];
     if (!group || !fallback) return;
-    // A copy this machine cannot use must not hide one it can.
-    const winner = group.find((slot) => !this.hidden(slot)) ?? fallback;
+    // A copy this machine cannot use must not hide one it can, nor may a copy awaiting consent.
+    const held = new Set(this.heldBack ? group.filter((slot) => this.heldBack?.(slot.skill)) : []);
+    const winner = group.find((slot) => !this.hidden(slot) && !held.has(slot)) ?? group.find((slot) => !this.hidden(slot)) ?? fallback;
     for (const slot of group) {
       const file = slot.skill.location.file;
-      const record = this.buildRecord(slot, winner);
+      const record = this.buildRecord(slot, winner, held.has(slot));
       // Keep the old object when nothing changed, also across a remove and re-add (a folder walked again).
       const previous = slot.record ?? this.before.get(file);
       if (previous && sameRecord(previous, record)) {
@@ -210,7 +224,7 @@ export class SkillRecordSet {
     }
   }
 
-  private buildRecord(slot: Slot, winner: Slot): IndexedSkillRecord {
+  private buildRecord(slot: Slot, winner: Slot, held: boolean): IndexedSkillRecord {
     const { location, header, mtimeMs, size } = slot.skill;
     const record: { -readonly [K in keyof IndexedSkillRecord]: IndexedSkillRecord[K] } = {
       name: slot.name,
@@ -240,6 +254,7 @@ export class SkillRecordSet {
     }
     if (this.hidden(slot)) record.platformHidden = true;
     if (this.disabledNames.has(slot.name)) record.disabled = true;
+    if (held) record.awaitingConsent = true;
     return record;
   }
 
@@ -247,6 +262,9 @@ export class SkillRecordSet {
     const mine = slot.skill.location;
     const theirs = winner.skill.location;
     const where = theirs.sortKey.split('\0').join('/') || '.';
+    if (this.heldBack?.(slot.skill) && compareSlots(slot, winner) < 0) {
+      return `This copy waits for your consent (it came with the repository), so "${slot.name}" from ${theirs.root.label}/${where} is used until you approve it.`;
+    }
     if (this.hidden(slot) && compareSlots(slot, winner) < 0) {
       return `This copy is limited to ${slot.skill.header.platforms.join(', ')}, so "${slot.name}" from ${theirs.root.label}/${where} is used on ${this.platform}.`;
     }

@@ -92,4 +92,9 @@ export interface SkillRecord {
   readonly platformHidden?: boolean;
   /** Set when the user disabled this skill in settings. */
   readonly disabled?: boolean;
+  /**
+   * Set for a project skill that came with the repository and waits for the person's consent
+   * (core/skills/consent): out of the catalog, suggestions and tools until approved.
+   */
+  readonly awaitingConsent?: boolean;
 }

@@ -7,7 +7,7 @@ export const BROWSER_SEARCH_LIMIT = 500;
 const MAX_FALLBACK_TERMS = 12;
 
 function isInactive(record: SkillRecord): boolean {
-  return record.shadowedBy !== undefined || record.disabled === true || record.platformHidden === true;
+  return record.shadowedBy !== undefined || record.disabled === true || record.platformHidden === true || record.awaitingConsent === true;
 }
 
 /**
