@@ -29,6 +29,7 @@ import { SkillDiagnostics } from './skills/skillDiagnostics';
 import { SkillEmbeddings } from './skills/skillEmbeddings';
 import { SkillService } from './skills/skillService';
 import { SkillsController } from './skills/skillsController';
+import { SharingService } from './sharing/sharingService';
 import { TriggerTestCommand } from './skills/triggerTestCommand';
 
 /** What the extension exports to other extensions and to its own integration tests. */
@@ -62,6 +63,8 @@ export interface SkillwrightApi {
   readonly execution: ExecutionService;
   /** The Skill Run Trace panel (its `state()` is what it shows). */
   readonly traceView: TraceView;
+  /** Skills from elsewhere: the lock's status, Import Skills…, updates, restore, Copy/Move to .agents/skills. */
+  readonly sharing: SharingService;
   /** Saves what must survive a restart; called from deactivate(). */
   shutdown(): Promise<void>;
 }
@@ -139,6 +142,10 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const skillsBrowser = store.add(new SkillsController(skills, diagnostics, panel, skillActions, logger));
   panel.setArea('skills', skillsBrowser);
   skillsBrowser.useEmbeddings(embeddings);
+  const sharing = store.add(new SharingService(skills, logger));
+  skillsBrowser.useLockStatus(sharing.lockStatus);
+  // Watches skills-lock.json and hashes the locked skills in the background, never during activation.
+  sharing.start();
   // A run changes the skill's health line (and the usefulness order).
   store.add(execution.onDidRun(() => skillsBrowser.sync()));
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
@@ -146,7 +153,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const showLogs = () => channel.show(true);
   // A kept trigger test changes the skill's health line and the preview's Triggering part.
   const triggerTests = new TriggerTestCommand({ skills, memory, sessions, models, execution, logger, onDidKeep: () => (skillsBrowser.sync(), preview.refresh()) });
-  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView, execution, triggerTests });
+  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView, execution, triggerTests, sharing });
   registerCommands(store, handlers, logger, vscodeCommandFailureUi(showLogs));
 
   // One listener per event, fanning out to the parts that care in a written-down order.
@@ -214,7 +221,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, embeddings, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, shutdown: async () => {
+  return { activationMs, panel, status, skills, embeddings, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, sharing, shutdown: async () => {
     await skills.flush();
     await execution.tuning.flush();
     await sessions.flush(logger);

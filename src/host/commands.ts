@@ -21,6 +21,11 @@ import type { TraceView } from './execution/traceView';
 import type { ExecutionService } from './execution/executionService';
 import { readRunSkillArgs, runNamedSkill } from './execution/runSkillForm';
 import type { TriggerTestCommand } from './skills/triggerTestCommand';
+import type { SharingService } from './sharing/sharingService';
+import { isImportArgs } from './sharing/importFlow';
+import { isRelocateArgs } from './sharing/relocateAction';
+import { isRestoreArgs } from './sharing/restoreAction';
+import { isUpdateArgs } from './sharing/updateFlow';
 
 /** What the commands act on; all of it is created by activateSkillwright. */
 export interface CommandDeps {
@@ -41,6 +46,8 @@ export interface CommandDeps {
   readonly traceView: TraceView;
   /** Test Triggering: does the model load a skill for the requests it is meant for? */
   readonly triggerTests: TriggerTestCommand;
+  /** Import Skills…, Check for Skill Updates, Restore Skills from Lock, Copy/Move to .agents/skills. */
+  readonly sharing: SharingService;
 }
 
 /** A handler per command of the manifest; typed by `CommandId`, so a command without one does not compile. */
@@ -88,6 +95,13 @@ export function commandHandlers(deps: CommandDeps): Record<CommandId, CommandHan
     [COMMANDS.showTrace]: (args?: unknown) => deps.traceView.show(args),
     // `{ name | file, queries?, examples?, runs? }` from scripts, the Skills tab and the preview; a SKILL.md URI from a menu.
     [COMMANDS.testTriggering]: (target?: unknown) => deps.triggerTests.run(target),
+    // Each takes scripted answers (tests, scripts); without them it asks.
+    [COMMANDS.importSkills]: (args?: unknown) => deps.sharing.importFlow.run(isImportArgs(args) ? args : undefined),
+    [COMMANDS.checkSkillUpdates]: (args?: unknown) => deps.sharing.updates.run(isUpdateArgs(args) ? args : undefined),
+    [COMMANDS.restoreSkillsFromLock]: (args?: unknown) => deps.sharing.restore.run(isRestoreArgs(args) ? args : undefined),
+    // `{ file }` from the Skills tab's menu; a SKILL.md URI from a menu; nothing from the palette.
+    [COMMANDS.copyToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(false, relocateArgs(args)),
+    [COMMANDS.moveToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(true, relocateArgs(args)),
     [COMMANDS.reindexSkills]: () =>
       vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
         await skills.reindex();
@@ -111,6 +125,11 @@ export function registerCommands<Id extends string>(store: DisposableStore, hand
   for (const [id, handler] of Object.entries<CommandHandler>(handlers)) {
     store.add(vscode.commands.registerCommand(id, guardCommand(id, handler, logger, ui)));
   }
+}
+
+function relocateArgs(args: unknown): { file?: string } | undefined {
+  if (args instanceof vscode.Uri) return { file: args.fsPath };
+  return isRelocateArgs(args) ? args : undefined;
 }
 
 /** Arguments from scripts and tests; anything else (e.g. a URI from a menu) means "ask". */

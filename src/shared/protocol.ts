@@ -241,6 +241,10 @@ const skillListItem = z.object({
     }),
   ),
   inCatalog: z.optional(z.enum(['full', 'shortened', 'collapsed', 'omitted'])),
+  /** Listed in the folder's skills-lock.json: `changed` when its files no longer hash to the lock's computedHash. */
+  lock: z.optional(z.object({ status: z.enum(['ok', 'changed']), source: str })),
+  /** In another tool's folder (~/.claude/skills, .github/skills, …): Copy and Move to .agents/skills apply. */
+  relocatable: z.optional(z.boolean()),
 });
 export type SkillListItem = z.infer<typeof skillListItem>;
 
@@ -258,6 +262,10 @@ const archivedSkillItem = z.object({
 });
 export type ArchivedSkillItem = z.infer<typeof archivedSkillItem>;
 
+/** A skill skills-lock.json lists that is not on disk; `skills/restoreLocked` fetches it again. */
+const missingLockedSkill = z.object({ name: str, source: str, folder: str });
+export type MissingLockedSkillItem = z.infer<typeof missingLockedSkill>;
+
 /** A thumbs up (1) or down (-1) for a skill a chat turn loaded or ran. */
 const skillRating = z.union([z.literal(1), z.literal(-1)]);
 export type SkillRating = z.infer<typeof skillRating>;
@@ -268,6 +276,8 @@ const skillsList = z.object({
   catalog: z.optional(catalogSummary),
   trusted: z.boolean(),
   archived: z.optional(z.array(archivedSkillItem)),
+  /** Skills a workspace folder's skills-lock.json lists that are not on disk: restorable from their source. */
+  missing: z.optional(z.array(missingLockedSkill)),
 });
 export type SkillsList = z.infer<typeof skillsList>;
 
@@ -378,6 +388,10 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skills/archive'), file: str }),
   z.object({ type: z.literal('skills/restore'), dir: str }),
   z.object({ type: z.literal('skills/rate'), name: z.string().check(z.minLength(1), z.maxLength(200)), rating: skillRating }),
+  z.object({ type: z.literal('skills/relocate'), file: str, move: z.boolean() }),
+  z.object({ type: z.literal('skills/restoreLocked'), folder: str }),
+  z.object({ type: z.literal('skills/import') }),
+  z.object({ type: z.literal('skills/checkUpdates') }),
 
   z.object({ type: z.literal('memory/add'), target: memoryTarget, content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
   z.object({ type: z.literal('memory/edit'), target: memoryTarget, oldText: z.string().check(z.minLength(1), z.maxLength(2_000_000)), content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),

@@ -28,6 +28,11 @@ export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement 
   if (item.disabled) markers.push(badge('disabled', 'marker disabled', 'Disabled in skillwright.skills.disabled: not in the catalog or the agent’s tools'));
   if (item.shadowedBy) markers.push(badge('shadowed', 'marker shadowed', `Not used: the copy in ${shortPath(item.shadowedBy)} wins`));
   if (item.platformHidden) markers.push(badge('other platform', 'marker hidden', 'Its platforms exclude this machine'));
+  if (item.lock?.status === 'changed') {
+    markers.push(
+      badge('changed locally', 'marker hidden lock-changed', `Its files no longer match the hash in skills-lock.json (from ${item.lock.source}); Check for Skill Updates shows the difference`),
+    );
+  }
   if (item.health?.stale) {
     const archive = item.health.archivable ? 'it can be archived from the actions menu' : 'after 90 days it can be archived';
     // Drawn like the other attention markers (skills.css styles `.marker.hidden` as a warning).
@@ -87,6 +92,13 @@ export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
     { label: 'Rename…', run: () => send({ type: 'skills/rename', file }) },
     { label: item.disabled ? 'Enable' : 'Disable', run: () => send({ type: 'skills/setEnabled', file, enabled: item.disabled }) },
     { label: 'Reveal in Explorer', run: () => send({ type: 'skills/reveal', file }) },
+    ...(item.relocatable
+      ? [
+          { label: 'Copy to .agents/skills', run: () => send({ type: 'skills/relocate', file, move: false }) },
+          { label: 'Move to .agents/skills…', run: () => send({ type: 'skills/relocate', file, move: true }) },
+        ]
+      : []),
+    ...(item.lock ? [{ label: 'Check for Updates…', run: () => send({ type: 'skills/checkUpdates' }) }] : []),
     ...(item.health?.archivable && !item.shadowedBy ? [{ label: 'Archive', run: () => send({ type: 'skills/archive', file }) }] : []),
     { label: 'Delete…', run: () => send({ type: 'skills/delete', file }), separated: true, danger: true },
   ];

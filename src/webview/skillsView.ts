@@ -1,5 +1,6 @@
 import type { AreaMessage, HostToWebview, SkillListItem, SkillsList } from '../shared/protocol';
 import { ARCHIVED_GROUP, renderArchivedGroup } from './archivedSkillsGroup';
+import { MISSING_GROUP, renderMissingGroup } from './missingSkillsGroup';
 import { el } from './dom';
 import { updatePanelState } from './panelState';
 import { RovingFocus } from './rovingFocus';
@@ -30,7 +31,7 @@ const AUTO_EXPAND_LIMIT = 300;
 const SEARCH_DEBOUNCE_MS = 200;
 /** Bigger lists are not kept in the webview's state (setState copies it on every call). */
 const MAX_SAVED_SKILLS = 1_500;
-const NAVIGABLE = '.group-toggle, .skill-name, .more, .restore';
+const NAVIGABLE = '.group-toggle, .skill-name, .more, .restore, .restore-locked';
 
 export function createSkillsView(send: Send): TabView<'skills'> {
   return new SkillsView(send);
@@ -84,6 +85,8 @@ class SkillsView implements TabView<'skills'> {
     });
     const newSkill = el('button', { type: 'button', class: 'secondary' }, 'New Skill…');
     newSkill.addEventListener('click', () => this.send({ type: 'skills/new' }));
+    const importSkills = el('button', { type: 'button', class: 'secondary', title: 'Import skills from a folder, a .zip or a git repository, with a review before anything is installed' }, 'Import…');
+    importSkills.addEventListener('click', () => this.send({ type: 'skills/import' }));
     const filters = el(
       'div',
       { class: 'skills-filters', role: 'group', 'aria-label': 'Filters' },
@@ -107,7 +110,7 @@ class SkillsView implements TabView<'skills'> {
     this.element = el(
       'div',
       { class: 'skills' },
-      el('div', { class: 'skills-toolbar' }, this.searchBox, newSkill),
+      el('div', { class: 'skills-toolbar' }, this.searchBox, newSkill, importSkills),
       filters,
       this.trustNotice,
       this.catalogLine,
@@ -305,6 +308,13 @@ class SkillsView implements TabView<'skills'> {
 
   /** The archived skills (unfiltered by health: they have none), as a closed group with a Restore button per skill. */
   private renderArchived(list: SkillsList): Node[] {
+    // Missing locked skills go before the archived ones: each is one the team expects here. Health filters hide them, as they have none.
+    const missing = (list.missing ?? []).filter(() => this.scope === 'all' || this.scope === 'project');
+    const missingGroup = missing.length > 0 && this.health === 'all' ? [renderMissingGroup(missing, this.open[MISSING_GROUP] ?? true)] : [];
+    return [...missingGroup, ...this.archivedGroup(list)];
+  }
+
+  private archivedGroup(list: SkillsList): Node[] {
     const archived = archivedInScope(list.archived ?? [], this.scope);
     if (archived.length === 0 || this.health !== 'all') return [];
     return [renderArchivedGroup(archived.slice(0, PAGE), archived.length, this.open[ARCHIVED_GROUP] ?? false)];
@@ -354,6 +364,11 @@ class SkillsView implements TabView<'skills'> {
     if (toggle) return this.toggleGroup(toggle, toggle.getAttribute('aria-expanded') !== 'true');
     const more = target.closest<HTMLElement>('.more');
     if (more) return this.showMore(more);
+    const restoreLocked = target.closest<HTMLElement>('.restore-locked');
+    if (restoreLocked?.dataset.folder) {
+      this.send({ type: 'skills/restoreLocked', folder: restoreLocked.dataset.folder });
+      return;
+    }
     const restore = target.closest<HTMLElement>('.restore');
     if (restore?.dataset.dir) {
       this.send({ type: 'skills/restore', dir: restore.dataset.dir });

@@ -24,6 +24,11 @@ export const COMMANDS = {
   saveSelectionAsSkill: 'skillwright.saveSelectionAsSkill',
   showTrace: 'skillwright.showTrace',
   testTriggering: 'skillwright.testTriggering',
+  importSkills: 'skillwright.importSkills',
+  checkSkillUpdates: 'skillwright.checkSkillUpdates',
+  restoreSkillsFromLock: 'skillwright.restoreSkillsFromLock',
+  copyToAgentsSkills: 'skillwright.copyToAgentsSkills',
+  moveToAgentsSkills: 'skillwright.moveToAgentsSkills',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;

@@ -20,6 +20,8 @@ import type { PanelArea, PanelPort } from '../panel/panelArea';
 import type { SkillActions } from './skillActions';
 import type { SkillDiagnostics } from './skillDiagnostics';
 import type { SkillService } from './skillService';
+import type { LockStatusService } from '../sharing/lockStatus';
+import { isRelocatable } from '../sharing/relocateAction';
 
 /**
  * Changes arrive in bursts (a folder moved in, a lint pass). The first change after a quiet spell
@@ -49,6 +51,7 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
    */
   private readonly declaredCache = new Map<string, { readonly mtimeMs: number; readonly size: number; names?: readonly string[] }>();
   private semantic: SemanticSource | undefined;
+  private lockStatus: LockStatusService | undefined;
 
   constructor(
     private readonly skills: SkillService,
@@ -125,6 +128,18 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
         this.port.post({ type: 'panel/notice', level: 'info', message: `Restored to ${result.to}.` });
         return;
       }
+      case 'skills/relocate':
+        await vscode.commands.executeCommand(message.move ? COMMANDS.moveToAgentsSkills : COMMANDS.copyToAgentsSkills, { file: message.file });
+        return;
+      case 'skills/restoreLocked':
+        await vscode.commands.executeCommand(COMMANDS.restoreSkillsFromLock, { folder: message.folder });
+        return;
+      case 'skills/import':
+        await vscode.commands.executeCommand(COMMANDS.importSkills);
+        return;
+      case 'skills/checkUpdates':
+        await vscode.commands.executeCommand(COMMANDS.checkSkillUpdates);
+        return;
       case 'skills/rate':
         await this.skills.ready;
         if (this.skills.skillIndex.byName(message.name).length === 0) {
@@ -172,7 +187,16 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
       declared: (record) => this.declared(record),
     });
     const archived = browserArchivedSkills(this.skills.archived);
-    return { loading: false, skills, catalog: browserCatalogSummary(catalog), trusted, ...(archived.length > 0 ? { archived } : {}) };
+    const lockStatus = this.lockStatus;
+    const missing = lockStatus?.missing.map(({ name, source, folder }) => ({ name, source, folder })) ?? [];
+    // Copy/Move to .agents/skills are offered for skills in other tools' folders.
+    const relocatable = new Set(index.all().filter(isRelocatable).map((record) => record.file));
+    const withLock = skills.map((item) => {
+      const state = lockStatus?.statusOf(path.dirname(item.file));
+      const lock = state ? { lock: { status: state.status, source: state.source } } : {};
+      return state || relocatable.has(item.file) ? { ...item, ...lock, ...(relocatable.has(item.file) ? { relocatable: true } : {}) } : item;
+    });
+    return { loading: false, skills: withLock, catalog: browserCatalogSummary(catalog), trusted, ...(archived.length > 0 ? { archived } : {}), ...(missing.length > 0 ? { missing } : {}) };
   }
 
   /** The cached declaration of a skill whose runs called others; a missing or outdated one is read, and a list follows. */
@@ -199,6 +223,12 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
   /** Skill embeddings: searches then also rank by meaning (a second result follows the lexical one). */
   useEmbeddings(semantic: SemanticSource): void {
     this.semantic = semantic;
+  }
+
+  /** skills-lock.json's view: "changed locally" markers and the missing skills, listed again when it changes. */
+  useLockStatus(lockStatus: LockStatusService): void {
+    this.lockStatus = lockStatus;
+    this.store.add(lockStatus.onDidChange(() => this.schedule()));
   }
 
   private async search(query: string): Promise<void> {
