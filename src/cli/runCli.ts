@@ -25,6 +25,13 @@ Commands:
   traces list               the recorded skill runs, newest first (--skill NAME, --since 7d, --limit N)
   traces export             the recorded runs as OpenTelemetry OTLP/JSON on stdout (--since 7d,
                             --skill NAME, --format otlp-json|jsonl)
+  add <source>              review skills from a folder, .zip, git URL or owner/repo, then install them
+                            with --yes (--skill NAME, --project|--user, --ref REF, --replace, --as NAME;
+                            a dangerous verdict also needs --allow-dangerous); records skills-lock.json
+  install                   restore every skill skills-lock.json lists, hash-checked (--frozen: change
+                            nothing and exit 1 on any mismatch, for CI)
+  update [NAME...]          check locked skills against their sources (--check: only list; --yes: take
+                            updates where nothing was edited here; conflicts are reported)
 
 Skill folders are given as DIR arguments or repeated --root DIR; with none, the current folder's
 .agents/skills, .github/skills and .claude/skills and the user folders (~/.agents/skills, …) are used.
@@ -36,6 +43,9 @@ run options: --cwd DIR, --json (stream events as JSON lines), --max-steps N, --b
 run-skill and test-skill options: --cwd DIR (the workspace folder), --json (the result object),
   --yes-commands (let skills run their scripts and call their endpoints; without it only
   instruction skills run, and test-skill fails the examples that need more)
+
+add, install and update work on the project in the current folder (--cwd DIR for another) and its
+skills-lock.json; git sources use the system git (HTTPS through a built-in client without it).
 
 run, run-skill, test-skill and traces keep sessions and traces in the extension's data folder
 (--data-dir DIR or SKILLWRIGHT_DATA_DIR to point elsewhere). --since takes 30m, 12h, 7d, 2w or an ISO date.
@@ -63,6 +73,9 @@ const COMMANDS: Record<string, Command> = {
   'test-skill': async (args, env) => (await import('./skillRunCommands')).testSkillCommand(args, env),
   traces: async (args, env, version) => (await import('./traceCommands')).tracesCommand(args, env, version),
   'test-trigger': async (args, env) => (await import('./triggerTestCommand')).triggerTestCommand(args, env),
+  add: async (args, env) => (await import('./shareCommands')).addCommand(args, env),
+  install: async (args, env) => (await import('./shareCommands')).installCommand(args, env),
+  update: async (args, env) => (await import('./shareCommands')).updateCommand(args, env),
 };
 
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
