@@ -33,6 +33,9 @@ const userSettings = {
   'skillwright.model.baseUrl': 'http://127.0.0.1:9/v1',
   'skillwright.model.name': 'scripted-model',
   'skillwright.skills.extraRoots': [extraRoot],
+  // The sample skills came with the workspace, so consent would hold them back; the consent suite
+  // turns it on for itself (test/integration/consent.test.ts).
+  'skillwright.skills.projectConsent': false,
 };
 const timeoutMs = Number(process.env.SKILLWRIGHT_INTEGRATION_TIMEOUT_MS ?? 300_000);
 

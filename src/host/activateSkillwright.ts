@@ -28,6 +28,7 @@ import { SkillCodeActions } from './skills/skillCodeActions';
 import { SkillDiagnostics } from './skills/skillDiagnostics';
 import { SkillEmbeddings } from './skills/skillEmbeddings';
 import { SkillService } from './skills/skillService';
+import { ProjectConsent } from './skills/projectConsent';
 import { SkillsController } from './skills/skillsController';
 import { SharingService } from './sharing/sharingService';
 import { TriggerTestCommand } from './skills/triggerTestCommand';
@@ -63,6 +64,8 @@ export interface SkillwrightApi {
   readonly execution: ExecutionService;
   /** The Skill Run Trace panel (its `state()` is what it shows). */
   readonly traceView: TraceView;
+  /** Consent for project skills that came with the repository: its card, decisions and held-back skills. */
+  readonly consent: ProjectConsent;
   /** Skills from elsewhere: the lock's status, Import Skills…, updates, restore, Copy/Move to .agents/skills. */
   readonly sharing: SharingService;
   /** Saves what must survive a restart; called from deactivate(). */
@@ -80,6 +83,8 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const manifestVersion = (context.extension.packageJSON as { version?: unknown }).version;
   const version = typeof manifestVersion === 'string' ? manifestVersion : '0.0.0';
   const skills = store.add(new SkillService(context.globalStorageUri.fsPath, logger));
+  // Before the index starts: project skills nobody consented to must not be served even briefly.
+  const consent = store.add(new ProjectConsent({ skills, state: context.workspaceState, panel: { post: (message) => panel.post(message), get isReady() { return panel.isReady; } }, showCard: () => panel.showTab('chat'), logger }));
   const diagnostics = store.add(new SkillDiagnostics(skills, logger));
   store.add(
     vscode.languages.registerCodeActionsProvider({ scheme: 'file', pattern: '**/SKILL.md' }, new SkillCodeActions(diagnostics), {
@@ -106,6 +111,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const memory = store.add(new MemoryService(logger));
   const memoryPanel = store.add(new MemoryController(memory, panel, logger));
   panel.setArea('memory', memoryPanel);
+  panel.setArea('consent', consent);
   const preview = store.add(new SkillPreviewPanel(context.extensionUri, skills, logger));
   const models = new ModelSetup(context.secrets, logger);
   // Created here, started on first use: nothing is read or sent during activation.
@@ -153,7 +159,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   const showLogs = () => channel.show(true);
   // A kept trigger test changes the skill's health line and the preview's Triggering part.
   const triggerTests = new TriggerTestCommand({ skills, memory, sessions, models, execution, logger, onDidKeep: () => (skillsBrowser.sync(), preview.refresh()) });
-  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView, execution, triggerTests, sharing });
+  const handlers = commandHandlers({ extensionId: context.extension.id, logger, showLogs, panel, skills, skillActions, preview, models, chat, policy, saveAsSkill, traceView, execution, triggerTests, sharing, consent });
   registerCommands(store, handlers, logger, vscodeCommandFailureUi(showLogs));
 
   // One listener per event, fanning out to the parts that care in a written-down order.
@@ -221,7 +227,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, embeddings, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, sharing, shutdown: async () => {
+  return { activationMs, panel, status, skills, embeddings, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, sharing, consent, shutdown: async () => {
     await skills.flush();
     await execution.tuning.flush();
     await sessions.flush(logger);

@@ -26,6 +26,7 @@ import { isImportArgs } from './sharing/importFlow';
 import { isRelocateArgs } from './sharing/relocateAction';
 import { isRestoreArgs } from './sharing/restoreAction';
 import { isUpdateArgs } from './sharing/updateFlow';
+import type { ProjectConsent } from './skills/projectConsent';
 
 /** What the commands act on; all of it is created by activateSkillwright. */
 export interface CommandDeps {
@@ -48,6 +49,8 @@ export interface CommandDeps {
   readonly triggerTests: TriggerTestCommand;
   /** Import Skills…, Check for Skill Updates, Restore Skills from Lock, Copy/Move to .agents/skills. */
   readonly sharing: SharingService;
+  /** Consent for project skills: "Review Project Skills…" reopens its card. */
+  readonly consent: ProjectConsent;
 }
 
 /** A handler per command of the manifest; typed by `CommandId`, so a command without one does not compile. */
@@ -102,6 +105,7 @@ export function commandHandlers(deps: CommandDeps): Record<CommandId, CommandHan
     // `{ file }` from the Skills tab's menu; a SKILL.md URI from a menu; nothing from the palette.
     [COMMANDS.copyToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(false, relocateArgs(args)),
     [COMMANDS.moveToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(true, relocateArgs(args)),
+    [COMMANDS.reviewProjectSkills]: () => deps.consent.review(),
     [COMMANDS.reindexSkills]: () =>
       vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
         await skills.reindex();

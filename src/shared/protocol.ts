@@ -225,6 +225,8 @@ const skillListItem = z.object({
   shadowedBy: z.optional(str),
   platformHidden: z.boolean(),
   disabled: z.boolean(),
+  /** Came with the repository; out of the catalog until approved on the consent card. */
+  awaitingConsent: z.optional(z.boolean()),
   usage: z.optional(z.object({ lastUsed: z.optional(str), runs: count, views: count })),
   /** From the usage statistics; absent for a skill with none. */
   health: z.optional(
@@ -280,6 +282,40 @@ const skillsList = z.object({
   missing: z.optional(z.array(missingLockedSkill)),
 });
 export type SkillsList = z.infer<typeof skillsList>;
+
+// ---------------------------------------------------------------- consent for project skills
+
+/** One project skill that came with the repository, as the consent card describes it. */
+const consentSkill = z.object({
+  /** Its SKILL.md. */
+  file: str,
+  /** The folder's content hash this description is of: a decision is for exactly this content. */
+  hash: str,
+  name: str,
+  description: str,
+  /** Where it lives, e.g. `.agents/skills/ops/deploy`. */
+  location: str,
+  state: z.enum(['pending', 'declined']),
+  /** `changed`: an earlier version was approved, this one differs. */
+  reason: z.enum(['new', 'changed', 'declined']),
+  scripts: z.array(str),
+  endpoints: z.array(str),
+  tools: z.array(str),
+  permissions: z.array(str),
+  verdict: z.enum(['safe', 'caution', 'dangerous']),
+  findings: z.array(z.object({ severity: z.enum(['low', 'medium', 'high', 'critical']), message: str, where: z.optional(str) })),
+  moreFindings: count,
+  fileCount: count,
+});
+export type ConsentSkillView = z.infer<typeof consentSkill>;
+
+const consentCard = z.object({
+  /** Empty: no card. */
+  skills: z.array(consentSkill),
+  /** Opened by "Review Project Skills…": declined skills are listed too and the card takes focus. */
+  review: z.boolean(),
+});
+export type ConsentCardView = z.infer<typeof consentCard>;
 
 // ---------------------------------------------------------------- memory
 
@@ -393,6 +429,10 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skills/import') }),
   z.object({ type: z.literal('skills/checkUpdates') }),
 
+  z.object({ type: z.literal('consent/decide'), file: str, hash: str, decision: z.enum(['approve', 'decline']) }),
+  /** Approves the listed contents (the card's hashes), so nothing unseen is approved. */
+  z.object({ type: z.literal('consent/approveAll'), hashes: z.array(str).check(z.maxLength(10_000)) }),
+
   z.object({ type: z.literal('memory/add'), target: memoryTarget, content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
   z.object({ type: z.literal('memory/edit'), target: memoryTarget, oldText: z.string().check(z.minLength(1), z.maxLength(2_000_000)), content: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
   z.object({ type: z.literal('memory/remove'), target: memoryTarget, oldText: z.string().check(z.minLength(1), z.maxLength(2_000_000)) }),
@@ -423,6 +463,8 @@ const hostToWebview = z.discriminatedUnion('type', [
 
   z.object({ type: z.literal('skills/list'), list: skillsList }),
   z.object({ type: z.literal('skills/searchResult'), query: str, files: z.array(str), tookMs: z.number().check(z.nonnegative()) }),
+
+  z.object({ type: z.literal('consent/state'), consent: consentCard }),
 
   z.object({ type: z.literal('memory/state'), memory: memoryView }),
 

@@ -36,6 +36,8 @@ export class ChatView implements TabView<'chat'> {
   private readonly header: HTMLElement;
   private readonly meterSlot: HTMLElement;
   private readonly setupSlot: HTMLElement;
+  /** Where main.ts puts the consent card for project skills (consentCard.ts). */
+  readonly consentSlot: HTMLElement;
   private readonly slash: SlashMenu;
   private readonly items = new Map<string, ChatItem>();
   private readonly nodes = new Map<string, HTMLElement>();
@@ -49,6 +51,7 @@ export class ChatView implements TabView<'chat'> {
     this.header = el('div', { class: 'chat-header' });
     this.meterSlot = el('div', { class: 'context-slot' });
     this.setupSlot = el('div', { class: 'setup-slot' });
+    this.consentSlot = el('div', { class: 'consent-host' });
     this.log = el('div', { class: 'chat-log', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'polite', tabindex: '0' });
     interceptLinks(this.log, (href) => send({ type: 'chat/openLink', href }));
     this.input = el('textarea', { class: 'chat-input', rows: '3', 'aria-label': 'Message', placeholder: 'Ask Skillwright… (/ for skills, Enter to send, Shift+Enter for a new line)' });
@@ -76,7 +79,7 @@ export class ChatView implements TabView<'chat'> {
       updatePanelState({ chat: { draft: this.input.value } satisfies ChatSlice });
       this.slash.update();
     });
-    this.element = el('div', { class: 'chat' }, this.header, this.setupSlot, this.log, composer);
+    this.element = el('div', { class: 'chat' }, this.header, this.setupSlot, this.consentSlot, this.log, composer);
   }
 
   handle(message: AreaMessage<HostToWebview, 'chat'>): void {

@@ -1,6 +1,7 @@
 import type { HostToWebview, PanelTab, WebviewToHost } from '../shared/protocol';
 import { PANEL_TABS, assertNever, parseHostMessage } from '../shared/protocol';
 import { createChatView } from './chatView';
+import { ConsentCard } from './consentCard';
 import { el } from './dom';
 import { createHistoryView } from './historyView';
 import { createMemoryView } from './memoryView';
@@ -71,6 +72,9 @@ function route(message: HostToWebview): void {
     case 'skills/searchResult':
       views.skills?.handle(message);
       return;
+    case 'consent/state':
+      consentCard.render(message.consent);
+      return;
     case 'memory/state':
       views.memory?.handle(message);
       return;
@@ -97,7 +101,10 @@ app.setAttribute('aria-busy', 'false');
 // Views mount here, one per area; each renders what it kept in panelState() until the host answers.
 void mount;
 mount('skills', createSkillsView(send));
-mount('chat', createChatView(send));
+const chatView = createChatView(send);
+mount('chat', chatView);
+const consentCard = new ConsentCard(send);
+chatView.consentSlot.append(consentCard.element);
 mount('memory', createMemoryView(send));
 mount('history', createHistoryView(send));
 tabs.select(tabs.selected);

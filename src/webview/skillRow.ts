@@ -33,6 +33,7 @@ export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement 
       badge('changed locally', 'marker hidden lock-changed', `Its files no longer match the hash in skills-lock.json (from ${item.lock.source}); Check for Skill Updates shows the difference`),
     );
   }
+  if (item.awaitingConsent) markers.push(badge('awaiting consent', 'marker hidden consent', 'Came with the repository: not in the catalog or the agent’s tools until you approve it (Skillwright: Review Project Skills…)'));
   if (item.health?.stale) {
     const archive = item.health.archivable ? 'it can be archived from the actions menu' : 'after 90 days it can be archived';
     // Drawn like the other attention markers (skills.css styles `.marker.hidden` as a warning).
@@ -64,7 +65,7 @@ export function renderSkillRow(item: SkillListItem, now: number): HTMLLIElement 
     'aria-label': `Actions for ${item.name}`,
     title: 'Actions (Shift+F10)',
   }, '⋯');
-  const classes = ['skill-row', item.disabled ? 'is-disabled' : '', item.shadowedBy ? 'is-shadowed' : '', item.platformHidden ? 'is-hidden' : ''];
+  const classes = ['skill-row', item.disabled ? 'is-disabled' : '', item.shadowedBy ? 'is-shadowed' : '', item.platformHidden ? 'is-hidden' : '', item.awaitingConsent ? 'is-awaiting-consent' : ''];
   return el(
     'li',
     { class: classes.filter(Boolean).join(' '), 'data-file': item.file },
@@ -81,7 +82,7 @@ export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
   return [
     { label: 'Open', run: () => send({ type: 'skills/open', file }) },
     { label: 'Open Preview', run: () => send({ type: 'skills/preview', file }) },
-    ...(item.disabled || item.shadowedBy || item.platformHidden
+    ...(item.disabled || item.shadowedBy || item.platformHidden || item.awaitingConsent
       ? []
       : [
           { label: 'Run in Chat…', run: () => send({ type: 'skills/run', file }) },

@@ -93,7 +93,9 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
     extraArgs: ['--ignore-last-opened'],
   }));
   await server.stopExtensionHosts();
-  resetServerState(server, options.userSettings);
+  // The sample skills came with the workspace; consent (on by default) would hold them back. A suite
+  // about consent turns it on in its own userSettings.
+  resetServerState(server, { 'skillwright.skills.projectConsent': false, ...options.userSettings });
   await options.seed?.({ home: server.home, userDataDir: server.userDataDir });
   const page = await freshPage(server, options.colorScheme ?? 'dark');
   const close = async () => {

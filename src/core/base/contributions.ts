@@ -24,6 +24,7 @@ export const COMMANDS = {
   saveSelectionAsSkill: 'skillwright.saveSelectionAsSkill',
   showTrace: 'skillwright.showTrace',
   testTriggering: 'skillwright.testTriggering',
+  reviewProjectSkills: 'skillwright.reviewProjectSkills',
   importSkills: 'skillwright.importSkills',
   checkSkillUpdates: 'skillwright.checkSkillUpdates',
   restoreSkillsFromLock: 'skillwright.restoreSkillsFromLock',
@@ -47,6 +48,7 @@ export const SETTINGS = {
   extraRoots: 'skills.extraRoots',
   disabledRoots: 'skills.disabledRoots',
   disabledSkills: 'skills.disabled',
+  projectConsent: 'skills.projectConsent',
   catalogBudget: 'catalog.budgetTokens',
   modelProvider: 'model.provider',
   summaryModel: 'sessions.summaryModel',
@@ -73,6 +75,8 @@ export const CONTEXT_KEYS = {
 export const STATE_KEYS = {
   allowlist: 'skillwright.approvals.allowlist',
   learnedWindows: 'skillwright.context.learnedWindows',
+  /** Consent decisions for project skills, by folder content hash (core/skills/consent). */
+  projectConsent: 'skillwright.skills.projectConsent',
 } as const;
 
 export const OUTPUT_CHANNEL_NAME = 'Skillwright';

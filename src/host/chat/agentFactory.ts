@@ -102,7 +102,8 @@ export async function buildAgent(deps: AgentFactoryDeps, currentSessionId: () =>
     return undefined;
   });
   const assembled = await assembleAgent({
-    fs: new NodeFileSystem(),
+    // The skill service's file system: the agent's skill writes count as written here (consent).
+    fs: deps.skills.fs,
     folders: trusted ? folders : [],
     index: deps.skills.skillIndex,
     search: deps.skills.search,

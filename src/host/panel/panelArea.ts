@@ -1,7 +1,7 @@
 import type { AreaMessage, HostToWebview, WebviewToHost } from '../../shared/protocol';
 
-/** The areas of the panel that a controller of their own serves (chat, skills, memory, history). */
-export type ControllerArea = 'chat' | 'skills' | 'memory' | 'history';
+/** The areas of the panel that a controller of their own serves (chat, skills, memory, history, consent). */
+export type ControllerArea = 'chat' | 'skills' | 'memory' | 'history' | 'consent';
 
 /** How a controller talks to the panel; messages are dropped while no webview is showing. */
 export interface PanelPort {

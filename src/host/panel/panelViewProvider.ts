@@ -183,6 +183,7 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     if (isAreaMessage(message, 'skills')) return this.areaOrFail('skills').handle(message);
     if (isAreaMessage(message, 'memory')) return this.areaOrFail('memory').handle(message);
     if (isAreaMessage(message, 'history')) return this.areaOrFail('history').handle(message);
+    if (isAreaMessage(message, 'consent')) return this.areaOrFail('consent').handle(message);
     return assertNever(message);
   }
 

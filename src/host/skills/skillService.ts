@@ -21,6 +21,7 @@ import { usagePrior } from '../../core/skills/search/usagePrior';
 import type { SemanticSource } from '../../core/skills/search/embeddingIndex';
 import type { SkillRoot } from '../../core/base/skillRoots';
 import { FileTextStore } from '../../core/base/textStore';
+import type { IndexedSkill } from '../../core/skills/index/skillRecordSet';
 import { SkillWatchers } from './skillWatchers';
 
 export interface SkillChange {
@@ -29,13 +30,57 @@ export interface SkillChange {
   readonly changed: readonly SkillRecord[];
 }
 
+/** Says what it writes: the skill writes of our commands and of the agent count as authored here (consent). */
+class WriteObservingFileSystem extends SyncReadFileSystem {
+  constructor(private readonly onWrite: (path: string) => void) {
+    super();
+  }
+
+  override async writeFileAtomic(p: string, data: Uint8Array | string): Promise<void> {
+    // Told first, so the index, which reads the file after the write, already knows it is ours.
+    this.onWrite(p);
+    return super.writeFileAtomic(p, data);
+  }
+
+  override async mkdir(p: string): Promise<void> {
+    this.onWrite(p);
+    return super.mkdir(p);
+  }
+
+  override async remove(p: string): Promise<void> {
+    this.onWrite(p);
+    return super.remove(p);
+  }
+
+  override async rename(from: string, to: string): Promise<void> {
+    this.onWrite(from);
+    this.onWrite(to);
+    return super.rename(from, to);
+  }
+}
+
+/** Holds project skills back until consented (src/host/skills/projectConsent.ts). */
+export interface ProjectSkillGate {
+  /** Consulted as records are built; `refreshGate()` after the answer changes. */
+  isHeld(skill: IndexedSkill): boolean;
+  /** Runs once the index has loaded; `ready` resolves after it, so nothing sees unconsented skills first. */
+  settle(): Promise<void>;
+}
+
 /**
  * Owns the skill index for the window: roots from settings and workspace folders (project roots
  * only in trusted workspaces), the disk snapshot, watchers, search and the catalog.
  */
 export class SkillService implements vscode.Disposable {
   /** Skill roots are local folders; synchronous reads index them about 2.5x faster (docs/decisions.md). */
-  readonly fs = new SyncReadFileSystem();
+  readonly fs: SyncReadFileSystem = new WriteObservingFileSystem((p) => this.writeEmitter.fire(p));
+  private readonly writeEmitter = new vscode.EventEmitter<string>();
+  /** A path written through `fs` (our commands, Save as Skill, the agent's skill tools). */
+  readonly onDidWrite = this.writeEmitter.event;
+  private readonly touchEmitter = new vscode.EventEmitter<readonly string[]>();
+  /** Paths the watchers saw change under the skill roots (scripts too, which the index does not read). */
+  readonly onDidTouch = this.touchEmitter.event;
+  private gate: ProjectSkillGate | undefined;
   /** Built on first use: indexing 10,000 skills for search takes about a second. */
   private searchIndex: SkillSearch | undefined;
   readonly usage: SkillUsage;
@@ -61,11 +106,32 @@ export class SkillService implements vscode.Disposable {
   ) {
     this.store = new DisposableStore(logger);
     this.store.add(this.changeEmitter);
+    this.store.add(this.writeEmitter);
+    this.store.add(this.touchEmitter);
     this.usage = new SkillUsage(new FileTextStore(this.fs, path.join(storageDir, 'skill-usage.json')), Date.now, logger);
     this.store.add(this.usage);
     this.watchers = this.store.add(
-      new SkillWatchers(this.fs, (paths) => this.invalidate(paths), () => this.skillFolders(), logger),
+      new SkillWatchers(
+        this.fs,
+        (paths) => {
+          this.touchEmitter.fire(paths);
+          return this.invalidate(paths);
+        },
+        () => this.skillFolders(),
+        logger,
+      ),
     );
+  }
+
+  /** Set before `start()`: project skills it holds back stay out of active(), get(), search and the catalog. */
+  useGate(gate: ProjectSkillGate): void {
+    this.gate = gate;
+  }
+
+  /** The gate's answer changed (a consent given, the setting turned off). */
+  async refreshGate(): Promise<void> {
+    // Before start there are no records yet; the index consults the gate as it builds them.
+    if (this.index) await this.index.refreshHeldBack();
   }
 
   /** Resolves once the index has records (from the snapshot or a scan). */
@@ -200,12 +266,14 @@ export class SkillService implements vscode.Disposable {
         fs: this.fs,
         roots,
         disabled,
+        heldBack: (skill) => this.gate?.isHeld(skill) ?? false,
         snapshot: new FileTextStore(this.fs, path.join(this.storageDir, 'skill-index.json')),
         logger: this.logger,
       }),
     );
     this.store.add(this.index.onDidChange((change) => this.applyChange(change)));
     await Promise.all([this.index.load(), this.usage.load()]);
+    if (this.gate) await this.gate.settle().catch((error: unknown) => this.logger.error(`Project skill consent failed: ${describeError(error)}`));
     await this.refreshArchived();
     await this.watchers.reset(roots);
     const active = this.index.active().length;

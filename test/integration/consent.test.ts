@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SkillwrightApi } from '../../src/host/activateSkillwright';
+import type { ConsentEntry } from '../../src/core/skills/consent/projectConsent';
+import { until } from '../harness/until';
+
+const EXTENSION_ID = 'skillwright.skillwright';
+const SETTING = 'skills.projectConsent';
+
+function skillText(name: string, extra = ''): string {
+  return `---\nname: ${name}\ndescription: Helps with ${name} chores. Use when the user asks for ${name}.\n${extra}---\n\n# ${name}\n\nSteps.\n`;
+}
+
+/**
+ * The harness turns consent off for every other suite (test/harness/codeServer.ts); this suite
+ * turns it on as a person's user setting would, and back off when it ends.
+ */
+describe('consent for project skills in a real VS Code', () => {
+  let api: SkillwrightApi;
+  let skillsRoot: string;
+  const made: string[] = [];
+  const entryOf = (name: string): ConsentEntry | undefined => api.consent.result?.entries.find((entry) => entry.record.name === name);
+  const inCatalog = (name: string) => api.skills.catalog().text.includes(name);
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<SkillwrightApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+    await api.skills.ready;
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.name === 'sample');
+    assert.ok(folder, 'the sample folder is open');
+    assert.ok(vscode.workspace.isTrusted, 'this suite runs in the trusted pass');
+    skillsRoot = path.join(folder.uri.fsPath, '.agents', 'skills');
+    assert.equal(api.consent.enabled, false, 'the harness starts with consent off');
+    await vscode.workspace.getConfiguration('skillwright').update(SETTING, true, vscode.ConfigurationTarget.Global);
+    await until('consent to turn on and look at the project skills', () => api.consent.enabled && api.consent.result !== undefined);
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('skillwright').update(SETTING, undefined, vscode.ConfigurationTarget.Global);
+    await until('every project skill back in', () => !api.skills.skillIndex.all().some((record) => record.awaitingConsent));
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds back the skills that came with the repository: pending, out of the catalog, marked in the Skills tab', async () => {
+    const dir = path.join(skillsRoot, 'ops', 'repo-helper');
+    made.push(dir);
+    fs.mkdirSync(path.join(dir, 'scripts'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'scripts', 'run.sh'), '#!/bin/sh\necho helping\n');
+    fs.writeFileSync(path.join(dir, 'SKILL.md'), skillText('repo-helper', 'entry: scripts/run.sh\npermissions:\n  commands: true\n'));
+    const entry = await until('repo-helper to wait for consent', () => entryOf('repo-helper')?.state === 'pending' && entryOf('repo-helper'));
+    assert.equal(entry.reason, 'new');
+    assert.equal(api.skills.skillIndex.get('repo-helper'), undefined);
+    assert.equal(inCatalog('repo-helper'), false);
+    assert.equal(api.skills.search.search('repo-helper chores').some((hit) => hit.record.name === 'repo-helper'), false);
+    const row = api.skillsBrowser.list().skills.find((item) => item.name === 'repo-helper');
+    assert.equal(row?.awaitingConsent, true);
+    // The sample skills came with the folder too (the harness wrote them before the window opened).
+    assert.equal(entryOf('count-files')?.state, 'pending');
+    assert.equal(api.skills.skillIndex.get('count-files'), undefined);
+  });
+
+  it('lets an approved skill into the catalog, through the message the card sends', async () => {
+    const entry = entryOf('repo-helper');
+    assert.ok(entry);
+    api.panel.receive({ type: 'consent/decide', file: entry.record.file, hash: entry.hash, decision: 'approve' });
+    await until('repo-helper in the catalog', () => api.skills.skillIndex.get('repo-helper') !== undefined && inCatalog('repo-helper'));
+    assert.equal(entryOf('repo-helper')?.reason, 'approved');
+    const countFiles = entryOf('count-files');
+    assert.ok(countFiles);
+    api.panel.receive({ type: 'consent/decide', file: countFiles.record.file, hash: countFiles.hash, decision: 'decline' });
+    await until('count-files kept out', () => entryOf('count-files')?.state === 'declined');
+    assert.equal(api.skills.skillIndex.get('count-files'), undefined);
+    assert.equal(api.consent.result?.pending.some((pending) => pending.record.name === 'count-files'), false, 'a declined skill is not asked about again');
+  });
+
+  it('asks again when the approved skill’s script changes', async () => {
+    const script = path.join(skillsRoot, 'ops', 'repo-helper', 'scripts', 'run.sh');
+    fs.writeFileSync(script, '#!/bin/sh\necho helping differently\n');
+    // The watchers see the script change; nothing in SKILL.md changed.
+    const entry = await until('repo-helper pending again', () => entryOf('repo-helper')?.state === 'pending' && entryOf('repo-helper'), 15_000);
+    assert.equal(entry.reason, 'changed');
+    assert.equal(api.skills.skillIndex.get('repo-helper'), undefined);
+    assert.equal(inCatalog('repo-helper'), false);
+  });
+
+  it('does not ask about a skill the person saved in the editor, nor one written through Skillwright', async () => {
+    const dir = path.join(skillsRoot, 'docs', 'edited-here');
+    made.push(dir);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'SKILL.md');
+    fs.writeFileSync(file, skillText('edited-here'));
+    await until('edited-here to wait for consent', () => entryOf('edited-here')?.state === 'pending');
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(document);
+    // A workspace edit, not the editor's: another editor (the SKILL.md preview) may take the focus.
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(document.lineCount, 0), '\nOne more step.\n');
+    assert.ok(await vscode.workspace.applyEdit(edit), 'the edit applied');
+    // save() is false when the document was saved already (an auto save in between): the disk decides.
+    await document.save();
+    await until('the edit saved to the disk', () => !document.isDirty && fs.readFileSync(file, 'utf8').includes('One more step.'));
+    await until('edited-here in the catalog', () => api.skills.skillIndex.get('edited-here') !== undefined && inCatalog('edited-here'));
+    assert.equal(entryOf('edited-here')?.reason, 'authored');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    const ours = path.join(skillsRoot, 'docs', 'written-by-us');
+    made.push(ours);
+    await api.skills.fs.writeFileAtomic(path.join(ours, 'SKILL.md'), skillText('written-by-us'));
+    await api.skills.invalidate([ours]);
+    // Never held back, not even between the write and the consent's next look.
+    assert.ok(api.skills.skillIndex.get('written-by-us'), 'in the index at once');
+    await until('written-by-us recorded as written here', () => entryOf('written-by-us')?.reason === 'authored');
+  });
+
+  it('lets every project skill in once the setting is off', async () => {
+    await vscode.workspace.getConfiguration('skillwright').update(SETTING, false, vscode.ConfigurationTarget.Global);
+    await until('consent off', () => !api.consent.enabled);
+    await until('every project skill in', () => api.skills.skillIndex.get('repo-helper') !== undefined && api.skills.skillIndex.get('count-files') !== undefined);
+    assert.equal(api.skills.skillIndex.all().some((record) => record.awaitingConsent), false);
+    assert.ok(inCatalog('repo-helper'));
+  });
+});
