@@ -427,7 +427,8 @@ const webviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skills/relocate'), file: str, move: z.boolean() }),
   z.object({ type: z.literal('skills/restoreLocked'), folder: str }),
   z.object({ type: z.literal('skills/import') }),
-  z.object({ type: z.literal('skills/checkUpdates') }),
+  /** With `file`: only that locked skill; without: every skill of the folders' locks. */
+  z.object({ type: z.literal('skills/checkUpdates'), file: z.optional(str) }),
 
   z.object({ type: z.literal('consent/decide'), file: str, hash: str, decision: z.enum(['approve', 'decline']) }),
   /** Approves the listed contents (the card's hashes), so nothing unseen is approved. */

@@ -99,7 +99,7 @@ export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
           { label: 'Move to .agents/skills…', run: () => send({ type: 'skills/relocate', file, move: true }) },
         ]
       : []),
-    ...(item.lock ? [{ label: 'Check for Updates…', run: () => send({ type: 'skills/checkUpdates' }) }] : []),
+    ...(item.lock ? [{ label: 'Check for Updates…', run: () => send({ type: 'skills/checkUpdates', file }) }] : []),
     ...(item.health?.archivable && !item.shadowedBy ? [{ label: 'Archive', run: () => send({ type: 'skills/archive', file }) }] : []),
     { label: 'Delete…', run: () => send({ type: 'skills/delete', file }), separated: true, danger: true },
   ];

@@ -58,6 +58,8 @@ class SkillsView implements TabView<'skills'> {
   private readonly menu: SkillMenu;
   private readonly searchBox: HTMLInputElement;
   private readonly trustNotice: HTMLElement;
+  /** Shown when a workspace folder's skills-lock.json lists skills. */
+  private readonly updatesButton: HTMLElement;
   private readonly catalogLine: HTMLElement;
   private readonly countLine: HTMLElement;
   private readonly body: HTMLElement;
@@ -87,6 +89,8 @@ class SkillsView implements TabView<'skills'> {
     newSkill.addEventListener('click', () => this.send({ type: 'skills/new' }));
     const importSkills = el('button', { type: 'button', class: 'secondary', title: 'Import skills from a folder, a .zip or a git repository, with a review before anything is installed' }, 'Import…');
     importSkills.addEventListener('click', () => this.send({ type: 'skills/import' }));
+    this.updatesButton = el('button', { type: 'button', class: 'secondary', hidden: '', title: 'Fetch the sources in skills-lock.json and show what changed' }, 'Check Updates');
+    this.updatesButton.addEventListener('click', () => this.send({ type: 'skills/checkUpdates' }));
     const filters = el(
       'div',
       { class: 'skills-filters', role: 'group', 'aria-label': 'Filters' },
@@ -110,7 +114,7 @@ class SkillsView implements TabView<'skills'> {
     this.element = el(
       'div',
       { class: 'skills' },
-      el('div', { class: 'skills-toolbar' }, this.searchBox, newSkill, importSkills),
+      el('div', { class: 'skills-toolbar' }, this.searchBox, newSkill, importSkills, this.updatesButton),
       filters,
       this.trustNotice,
       this.catalogLine,
@@ -230,6 +234,7 @@ class SkillsView implements TabView<'skills'> {
   private renderHeader(): void {
     const list = this.list;
     this.trustNotice.hidden = !list || list.trusted;
+    this.updatesButton.hidden = !list || !(list.skills.some((item) => item.lock) || (list.missing?.length ?? 0) > 0);
     if (list && !list.trusted) {
       const trust = el('button', { type: 'button', class: 'secondary' }, 'Manage Workspace Trust');
       trust.addEventListener('click', () => this.send({ type: 'workspace/trust' }));

@@ -154,10 +154,7 @@ export class UpdateFlow {
   }
 
   private async resolve(root: string, check: UpdateCheck, args: UpdateArgs): Promise<UpdateOutcome> {
-    if (args.open !== false && check.diff) {
-      const uri = await this.documents.showText(`${check.name}-update.diff`, check.diff);
-      this.logger.debug(`Showing the update diff of ${check.name}: ${uri.toString()}`);
-    }
+    if (args.open !== false) await this.show(root, check);
     const choice = args.choices?.[check.name] ?? (await this.ask(check));
     if (!choice) return { name: check.name, status: check.status, message: 'no answer; nothing changed' };
     const dangerous = choice !== 'keep_mine' && check.review?.scan.verdict === 'dangerous';
@@ -169,6 +166,16 @@ export class UpdateFlow {
     const conflicted = result.conflicted.map((file) => (path.isAbsolute(file) ? file : path.join(dir, ...file.split('/'))));
     this.logger.info(`Update of ${check.name} (${statusText(check.status)}): ${choice}${conflicted.length > 0 ? `, conflicts in ${conflicted.length} file(s)` : ''}`);
     return { name: check.name, status: check.status, choice, ...(conflicted.length > 0 ? { conflicted } : {}) };
+  }
+
+  /** The whole change as a unified diff, and SKILL.md in the diff editor (local ↔ upstream). */
+  private async show(root: string, check: UpdateCheck): Promise<void> {
+    if (check.diff) await this.documents.showText(`${check.name}-update.diff`, check.diff);
+    const upstream = check.upstreamFiles?.get('SKILL.md');
+    const local = path.join(check.dir ?? lockedSkillDir(root, check.name), 'SKILL.md');
+    if (!upstream || !(await this.ports().fs.stat(local))) return;
+    const right = this.documents.register(`upstream/${check.name}/SKILL.md`, new TextDecoder().decode(upstream));
+    await this.documents.showDiff(vscode.Uri.file(local), right, `${check.name}/SKILL.md: here ↔ upstream (not applied yet)`);
   }
 
   private async confirmDangerous(check: UpdateCheck): Promise<boolean> {

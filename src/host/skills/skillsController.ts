@@ -137,9 +137,12 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
       case 'skills/import':
         await vscode.commands.executeCommand(COMMANDS.importSkills);
         return;
-      case 'skills/checkUpdates':
-        await vscode.commands.executeCommand(COMMANDS.checkSkillUpdates);
+      case 'skills/checkUpdates': {
+        const record = message.file !== undefined ? this.skills.skillIndex.all().find((r) => r.file === message.file) : undefined;
+        if (message.file !== undefined && !record) throw new Error('That skill is no longer indexed; the list was out of date.');
+        await vscode.commands.executeCommand(COMMANDS.checkSkillUpdates, record ? { names: [record.name], ...(record.root.folder ? { folder: record.root.folder } : {}) } : undefined);
         return;
+      }
       case 'skills/rate':
         await this.skills.ready;
         if (this.skills.skillIndex.byName(message.name).length === 0) {
