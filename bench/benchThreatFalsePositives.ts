@@ -8,6 +8,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { NodeFileSystem } from '../src/core/base/nodeFileSystem';
+import type { SkillScanReport, Verdict } from '../src/core/security/skillScan';
+import { scanSkillFolder } from '../src/core/security/skillScan';
 import { scanText } from '../src/core/security/threatScanner';
 import type { ScanContext } from '../src/core/security/threatPatterns';
 import { repoRoot } from '../test/repoRoot';
@@ -113,6 +116,48 @@ export function collectCorpusTexts(corpus: string): CorpusText[] {
   return texts;
 }
 
+/** Every skill folder of the corpus (a folder holding SKILL.md), in path order. */
+export function collectCorpusSkillDirs(corpus: string): string[] {
+  const dirs: string[] = [];
+  for (const root of ROOTS) {
+    const files: string[] = [];
+    markdownFiles(path.join(corpus, ...root.split('/')), files);
+    for (const file of files) if (path.basename(file) === 'SKILL.md') dirs.push(path.dirname(file));
+  }
+  return dirs.sort();
+}
+
+/** The folder-level targets of issue 12: no corpus skill dangerous, at most 2 % caution. */
+export const VERDICT_TARGETS = { dangerous: 0, caution: 0.02 } as const;
+
+export interface VerdictReport {
+  readonly skills: number;
+  readonly counts: Readonly<Record<Verdict, number>>;
+  /** Skills that are not safe, with the ids of their high and critical findings. */
+  readonly flagged: readonly { readonly dir: string; readonly verdict: Verdict; readonly findings: readonly string[] }[];
+  /** Finding id → how many skills have it, any severity (medium and low ones do not change the verdict). */
+  readonly byId: ReadonlyMap<string, number>;
+  readonly ms: number;
+}
+
+export async function measureFolderVerdicts(dirs: readonly string[]): Promise<VerdictReport> {
+  const fs = new NodeFileSystem();
+  const counts: Record<Verdict, number> = { safe: 0, caution: 0, dangerous: 0 };
+  const flagged: { dir: string; verdict: Verdict; findings: string[] }[] = [];
+  const byId = new Map<string, number>();
+  const started = performance.now();
+  for (const dir of dirs) {
+    const report: SkillScanReport = await scanSkillFolder(fs, dir);
+    counts[report.verdict]++;
+    for (const id of new Set(report.findings.map((f) => `${f.id} (${f.severity})`))) byId.set(id, (byId.get(id) ?? 0) + 1);
+    if (report.verdict !== 'safe') {
+      const serious = report.findings.filter((f) => f.severity === 'high' || f.severity === 'critical');
+      flagged.push({ dir, verdict: report.verdict, findings: serious.map((f) => `${f.id} ${f.file ?? ''}${f.line !== undefined ? `:${f.line}` : ''}`) });
+    }
+  }
+  return { skills: dirs.length, counts, flagged, byId, ms: performance.now() - started };
+}
+
 export interface FalsePositiveReport {
   readonly texts: number;
   readonly flagged: number;
@@ -155,7 +200,21 @@ function printReport(label: string, report: FalsePositiveReport, ceiling: number
   }
 }
 
-function main(): void {
+function printVerdicts(report: VerdictReport, corpus: string): void {
+  const { skills, counts } = report;
+  console.log(`\nFolder verdicts (scanSkillFolder over ${skills} corpus skills, ${report.ms.toFixed(0)} ms):`);
+  console.log(`  dangerous ${String(counts.dangerous).padStart(4)}  ${percent(counts.dangerous, skills).padStart(7)}   target ${VERDICT_TARGETS.dangerous}`);
+  console.log(`  caution   ${String(counts.caution).padStart(4)}  ${percent(counts.caution, skills).padStart(7)}   target ≤ ${percent(VERDICT_TARGETS.caution, 1)}`);
+  console.log(`  safe      ${String(counts.safe).padStart(4)}  ${percent(counts.safe, skills).padStart(7)}`);
+  const ids = [...report.byId.entries()].sort((a, b) => b[1] - a[1]);
+  if (ids.length > 0) console.log(`  skills per finding: ${ids.map(([id, n]) => `${id} ${n}`).join(', ')}`);
+  for (const f of report.flagged) {
+    console.log(`  ${f.verdict.padEnd(9)} ${path.relative(corpus, f.dir).split(path.sep).join('/')}`);
+    for (const id of f.findings) console.log(`      ${id}`);
+  }
+}
+
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const flag = (name: string): string | undefined => {
     const i = args.indexOf(name);
@@ -164,10 +223,17 @@ function main(): void {
   const examples = Number(flag('--examples') ?? 3);
   const only = flag('--pattern');
   const context = (flag('--context') ?? 'memory') as ScanContext;
-  const texts = collectCorpusTexts(threatCorpusDir());
+  const corpus = threatCorpusDir();
+  const texts = collectCorpusTexts(corpus);
   console.log(`Threat scanner false positives on the skills corpus (context: ${context})`);
+  printVerdicts(await measureFolderVerdicts(collectCorpusSkillDirs(corpus)), corpus);
   printReport('SKILL.md bodies', measureFalsePositives(texts.filter((t) => t.kind === 'skill-body'), context), CEILING['skill-body'], examples, only);
   printReport('Entry-sized paragraphs (all Markdown files)', measureFalsePositives(texts.filter((t) => t.kind === 'paragraph'), context), CEILING.paragraph, examples, only);
 }
 
-if (require.main === module) main();
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

@@ -81,7 +81,7 @@ export function contextForFileName(name: string): ScanContext {
 
 /** Pattern findings of one text (memory entry, instruction file, one file of a skill), with 1-based lines. */
 export function scanTextForFindings(text: string, options: { readonly file?: string; readonly context: ScanContext }): SkillScanFinding[] {
-  const { findings } = scanText(text, { context: options.context });
+  const { findings } = scanText(text, { context: options.context, includeLow: true });
   if (findings.length === 0) return [];
   const starts = lineStarts(text);
   return findings.map((f) => ({

@@ -3,8 +3,9 @@
  * injection, exfiltration, secrets and invisible characters. Pure and synchronous; never throws.
  * The patterns and their ids live in threatPatterns.ts and are documented in docs/threat-patterns.md.
  */
-import type { ScanCategory, ScanContext, Severity, ThreatCategory } from './threatPatterns';
-import { THREAT_PATTERNS, UNICODE_PATTERNS, scanCategoryOf } from './threatPatterns';
+import { findEncodedPayloads } from './encodedPayloads';
+import type { PatternMatch, ScanCategory, ScanContext, Severity, ThreatCategory, ThreatPattern } from './threatPatterns';
+import { DERIVED_PATTERNS, THREAT_PATTERNS, UNICODE_PATTERNS, scanCategoryOf } from './threatPatterns';
 
 export interface ThreatFinding {
   /** Stable pattern id, e.g. `override-ignore-instructions`. */
@@ -29,6 +30,11 @@ export interface ScanResult {
 export interface ScanOptions {
   /** Defaults to `memory`, the strictest. */
   readonly context?: ScanContext;
+  /**
+   * Also report `low` findings (weak signals such as sudo or `curl … | sh` from a named host).
+   * Off by default: callers that refuse or strip flagged text act on the others only.
+   */
+  readonly includeLow?: boolean;
 }
 
 /** More findings than this say nothing new and would flood a tool result. */
@@ -48,6 +54,7 @@ const STRIP = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069
 const CONFUSABLES: Readonly<Record<string, string>> = {
   а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'l', һ: 'h', ԛ: 'q', ԝ: 'w',
   А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
+  '\u2018': "'", '\u2019': "'", '\u02BC': "'",
   ο: 'o', α: 'a', ε: 'e', ι: 'i', ν: 'v', τ: 't', κ: 'k', ρ: 'p', Ο: 'O', Α: 'A', Β: 'B', Ε: 'E', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ρ: 'P', Τ: 'T', Χ: 'X', Ζ: 'Z',
 };
 
@@ -116,14 +123,14 @@ function rawSpan(norm: Normalised, index: number, length: number): { index: numb
 
 const unicodeMeta = new Map(UNICODE_PATTERNS.map((p) => [p.id, p]));
 
-function unicodeFinding(id: string, raw: string, index: number, length: number, detail?: string): ThreatFinding {
+function unicodeFinding(id: string, raw: string, index: number, length: number, context: ScanContext, detail?: string): ThreatFinding {
   const meta = unicodeMeta.get(id);
   if (!meta) throw new Error(`unknown unicode pattern ${id}`);
-  return { id, category: meta.category, scanCategory: scanCategoryOf(meta.category), severity: meta.severity, message: detail ? `${meta.message}: ${detail}` : meta.message, index, excerpt: excerptOf(raw, index, length) };
+  return { id, category: meta.category, scanCategory: scanCategoryOf(meta.category), severity: meta.severityIn?.[context] ?? meta.severity, message: detail ? `${meta.message}: ${detail}` : meta.message, index, excerpt: excerptOf(raw, index, length) };
 }
 
 /** Invisible and bidi characters, checked on the raw text before any normalisation. */
-function scanUnicode(raw: string, out: ThreatFinding[]): void {
+function scanUnicode(raw: string, out: ThreatFinding[], context: ScanContext): void {
   if (!/[^\x00-\x7F]/.test(raw)) return;
   const at = (i: number): string => (i >= 0 && i < raw.length ? String.fromCodePoint(raw.codePointAt(i) ?? 0) : '');
   /** The character ending just before `i`. */
@@ -177,44 +184,129 @@ function scanUnicode(raw: string, out: ThreatFinding[]): void {
         const codes = Array.from(new Set(chars.map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`)));
         detail = `${chars.length} character${chars.length === 1 ? '' : 's'} (${codes.slice(0, 4).join(', ')}${codes.length > 4 ? ', …' : ''})`;
       }
-      out.push(unicodeFinding(id, raw, i, runText.length, detail));
+      out.push(unicodeFinding(id, raw, i, runText.length, context, detail));
     }
     i = end;
   }
 }
 
-/**
- * Scans `text` and reports every finding, in text order. `ok` is true when there is none.
- * Never throws: a pattern that fails is skipped, the others still run.
- */
-export function scanText(text: string, options: ScanOptions = {}): ScanResult {
-  const context = options.context ?? 'memory';
+const RANK: Readonly<Record<Severity, number>> = { low: 0, medium: 1, high: 2, critical: 3 };
+
+/** Phrase patterns that obfuscation with digits and symbols ("1gn0re all prev10us …") aims at. */
+const LEET_CATEGORIES: ReadonlySet<ThreatCategory> = new Set(['instruction_override', 'role_hijack', 'concealment', 'agent_config', 'exfiltration']);
+const LEET_TOKEN = /[A-Za-z0-9@$!|]*(?:[A-Za-z][0-9@$!|]|[0-9@$!|][A-Za-z])[A-Za-z0-9@$!|]*/g;
+
+/** Same-length copies of the text with digits and symbols inside words read as letters; none when there is nothing to fold. */
+function leetVariants(text: string): string[] {
+  if (!/[A-Za-z][0-9@$!|]|[0-9@$!|][A-Za-z]/.test(text)) return [];
+  const fold = (one: string): string =>
+    text.replace(LEET_TOKEN, (token) =>
+      token.replace(/[0-9@$!|]/g, (c) => ({ '0': 'o', '1': one, '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l' })[c] ?? c),
+    );
+  // Only worth a second pass when folding spells one of the words the phrase patterns start from.
+  return Array.from(new Set([fold('i'), fold('l')])).filter((v) => v !== text && LEET_TRIGGER.test(changedWords(text, v)));
+}
+
+const LEET_TRIGGER = /\b(?:ignore|disregard|forget|bypass|override|previous|prior|instructions?|rules|system|prompt|pretend|act|jailbreak|unrestricted|approve|approvals?|confirmation|permission|admin|root|secretly|silently|conceal|hide|tell|send|post|upload|exfiltrate|conversation|history|secrets?|keys?|tokens?|credentials?|passwords?|you|now|new|mode|sandbox|yolo|everything|anything)\b/i;
+
+/** The words of `variant` that differ from `text` (both the same length), space-separated. */
+function changedWords(text: string, variant: string): string {
+  const words: string[] = [];
+  const re = /[A-Za-z0-9@$!|]+/g;
+  for (let m = re.exec(variant); m; m = re.exec(variant)) if (text.slice(m.index, m.index + m[0].length) !== m[0]) words.push(m[0]);
+  return words.join(' ');
+}
+
+/** Encoded text is scanned once more after decoding; deeper nesting is reported as what it is at that level. */
+const MAX_DECODE_DEPTH = 2;
+
+interface ScanState {
+  readonly context: ScanContext;
+  readonly raw: string;
+  readonly norm: Normalised;
+  readonly findings: ThreatFinding[];
+}
+
+function severityOf(pattern: ThreatPattern, context: ScanContext, match: PatternMatch): Severity {
+  return match.severity ?? match.severityIn?.[context] ?? pattern.severityIn?.[context] ?? pattern.severity;
+}
+
+function runPattern(state: ScanState, pattern: ThreatPattern, text: string, note?: string): void {
+  const { norm, raw, findings, context } = state;
+  try {
+    for (const match of pattern.find(text)) {
+      if (findings.length >= MAX_FINDINGS) break;
+      const span = rawSpan(norm, match.index, match.length);
+      if (note && findings.some((f) => f.id === pattern.id && f.index === span.index)) continue;
+      const message = match.detail ? `${pattern.message} (${match.detail})` : pattern.message;
+      findings.push({
+        id: pattern.id,
+        category: pattern.category,
+        scanCategory: scanCategoryOf(pattern.category),
+        severity: severityOf(pattern, context, match),
+        message: note ? `${message} (${note})` : message,
+        index: span.index,
+        excerpt: excerptOf(raw, span.index, span.length),
+      });
+    }
+  } catch {
+    // A pattern bug must not turn a scan into a crash; the other patterns still ran.
+  }
+}
+
+const derivedMeta = new Map(DERIVED_PATTERNS.map((p) => [p.id, p]));
+
+function scanDecoded(state: ScanState, depth: number): void {
+  if (depth >= MAX_DECODE_DEPTH) return;
+  const meta = derivedMeta.get('obfuscation-encoded-payload');
+  if (!meta) return;
+  for (const payload of findEncodedPayloads(state.norm.text)) {
+    if (state.findings.length >= MAX_FINDINGS) break;
+    // Even a weak signal counts once encoded: nobody encodes a command they want reviewed.
+    const inner = scanWith(payload.decoded, state.context, depth + 1);
+    if (inner.length === 0) continue;
+    const worst = inner.reduce<Severity>((w, f) => (RANK[f.severity] > RANK[w] ? f.severity : w), meta.severity);
+    const ids = Array.from(new Set(inner.map((f) => f.id)));
+    const span = rawSpan(state.norm, payload.index, payload.length);
+    const shown = escapeInvisible(payload.decoded.slice(0, 80)).replace(/\s+/g, ' ');
+    state.findings.push({
+      id: meta.id,
+      category: meta.category,
+      scanCategory: scanCategoryOf(meta.category),
+      severity: worst,
+      message: `${meta.message}: ${payload.encoding} for "${shown}${payload.decoded.length > 80 ? '…' : ''}" (${ids.join(', ')})`,
+      index: span.index,
+      excerpt: excerptOf(state.raw, span.index, span.length),
+    });
+  }
+}
+
+function scanWith(text: string, context: ScanContext, depth: number): ThreatFinding[] {
   const raw = typeof text === 'string' ? text : String(text ?? '');
   const findings: ThreatFinding[] = [];
-  scanUnicode(raw, findings);
+  scanUnicode(raw, findings, context);
   const norm = normalise(raw);
-  for (const pattern of THREAT_PATTERNS) {
-    if (pattern.contexts && !pattern.contexts.includes(context)) continue;
-    try {
-      for (const match of pattern.find(norm.text)) {
-        if (findings.length >= MAX_FINDINGS) break;
-        const span = rawSpan(norm, match.index, match.length);
-        findings.push({
-          id: pattern.id,
-          category: pattern.category,
-          scanCategory: scanCategoryOf(pattern.category),
-          severity: match.severity ?? pattern.severity,
-          message: match.detail ? `${pattern.message} (${match.detail})` : pattern.message,
-          index: span.index,
-          excerpt: excerptOf(raw, span.index, span.length),
-        });
-      }
-    } catch {
-      // A pattern bug must not turn a scan into a crash; the other patterns still ran.
-    }
+  const state: ScanState = { context, raw, norm, findings };
+  const patterns = THREAT_PATTERNS.filter((p) => !p.contexts || p.contexts.includes(context));
+  for (const pattern of patterns) runPattern(state, pattern, norm.text);
+  const variants = leetVariants(norm.text);
+  if (variants.length > 0) {
+    const phrasePatterns = patterns.filter((p) => LEET_CATEGORIES.has(p.category));
+    for (const variant of variants) for (const pattern of phrasePatterns) runPattern(state, pattern, variant, 'spelled with digits or symbols');
   }
-  findings.sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
-  return { ok: findings.every((f) => f.severity === 'low'), findings };
+  scanDecoded(state, depth);
+  return findings;
+}
+
+/**
+ * Scans `text` and reports its findings in text order: all but `low` ones unless `includeLow`.
+ * `ok` is true when no finding is above `low`. Never throws: a pattern that fails is skipped.
+ */
+export function scanText(text: string, options: ScanOptions = {}): ScanResult {
+  const all = scanWith(text, options.context ?? 'memory', 0);
+  all.sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
+  const findings = options.includeLow ? all : all.filter((f) => f.severity !== 'low');
+  return { ok: all.every((f) => f.severity === 'low'), findings };
 }
 
 /** The distinct pattern ids of a result, in first-seen order: what errors and notices quote. */
