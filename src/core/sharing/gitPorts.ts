@@ -110,6 +110,8 @@ export function systemGitPort(options: { readonly gitPath?: string; readonly tim
       const one = await run(git, [...safe, 'fetch', '--quiet', '--depth', '1', 'origin', ref], { cwd: into, timeoutMs, signal });
       if (one.code === 0) {
         await checked([...safe, 'checkout', '--quiet', '--detach', 'FETCH_HEAD'], into, signal);
+      } else if (!COMMIT_LIKE.test(ref)) {
+        throw new GitError(`${url} has no branch, tag or commit "${ref}"`);
       } else {
         await checked([...safe, 'fetch', '--quiet', '--tags', 'origin'], into, signal).catch((error: Error) => {
           throw new GitError(`could not fetch ${url}: ${error.message}`);

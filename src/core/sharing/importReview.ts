@@ -79,12 +79,18 @@ export async function prepareImport(
     if (found.length === 0) throw new Error(`${source.source} has no skills: no SKILL.md at its top, in skills/ or in an agent's skills folder`);
     if (picked.length === 0) throw new Error(`${source.source} has no skill named "${options.skill ?? ''}"; it has ${found.map((c) => c.name).join(', ')}`);
     const reviews: ImportReview[] = [];
-    for (const candidate of picked) reviews.push(await reviewImport(ports.fs, candidate, { ...options, notes: quarantine.notes }));
+    for (const candidate of picked) reviews.push(await reviewImport(ports.fs, candidate, { ...options, notes: notesFor(candidate, quarantine.notes) }));
     return { source, quarantine, reviews };
   } catch (error) {
     await quarantine.dispose();
     throw error;
   }
+}
+
+/** The notes about a skill's own files, and those about the whole source (submodules). */
+function notesFor(candidate: ImportCandidate, notes: readonly string[]): string[] {
+  const folder = path.posix.dirname(candidate.skillPath);
+  return notes.filter((note) => folder === '.' || note.startsWith(`${folder}/`) || note.startsWith('submodule '));
 }
 
 /** The review as plain text, for the CLI and logs. */

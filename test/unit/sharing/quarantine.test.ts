@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { zipSync } from 'fflate';
-import { isomorphicGitPort, systemGitPort } from '../../../src/core/sharing/gitPorts';
+import { defaultGitPort, isomorphicGitPort, systemGitPort } from '../../../src/core/sharing/gitPorts';
 import { fetchToQuarantine } from '../../../src/core/sharing/quarantine';
 import { parseSkillSource } from '../../../src/core/sharing/skillSource';
 import type { SkillSource } from '../../../src/core/sharing/skillSource';
@@ -181,6 +183,34 @@ describe('fetchToQuarantine', () => {
       const slow = systemGitPort({ timeoutMs: 1 });
       await assert.rejects(fetchToQuarantine(source(`${server.url}/team.git`, root), fetchPorts(temp, slow)), /took longer than/);
       assert.deepEqual(listAll(temp), []);
+    });
+
+    it('kills a clone that is cancelled, and leaves nothing behind', async function () {
+      this.timeout(20_000);
+      // A server that takes the request and never answers: git waits until it is killed.
+      let hits = 0;
+      const silent = http.createServer(() => void hits++);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const stop = new AbortController();
+        const pending = fetchToQuarantine(source(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/team.git`, root), fetchPorts(temp), stop.signal);
+        while (hits === 0) await new Promise((resolve) => setImmediate(resolve));
+        stop.abort();
+        await assert.rejects(pending, /cancelled/);
+        assert.deepEqual(listAll(temp), []);
+      } finally {
+        silent.closeAllConnections();
+        silent.close();
+      }
+    });
+
+    it('falls back to isomorphic-git when there is no git program, and says it needs one for file://', async function () {
+      this.timeout(20_000);
+      const port = defaultGitPort({ gitPath: path.join(root, 'no-such-git') });
+      const q = await fetchToQuarantine(source(`${server.url}/team.git`, root), fetchPorts(temp, port));
+      assert.match(readTree(q.root)['skills/tidy/SKILL.md'] ?? '', /version two/);
+      await q.dispose();
+      await assert.rejects(fetchToQuarantine(source(pathToFileURL(path.join(repos, 'team.git')).href, root), fetchPorts(temp, port)), /needs the git program/);
     });
 
     it('removes links that point out of the clone, reports submodules, and never fetches them', async function () {
