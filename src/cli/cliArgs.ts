@@ -14,7 +14,7 @@ export class UsageError extends Error {}
 const VALUE_FLAGS = new Set([
   '--root', '--budget', '--top', '--platform', '-p', '--prompt', '--cwd', '--session', '--base-url', '--model', '--max-steps', '--data-dir',
   '--args', '--args-file', '--since', '--skill', '--format', '--limit', '--runs', '--query', '--min-rate', '--jobs',
-  '--ref', '--as',
+  '--ref', '--as', '--fail-on',
 ]);
 const SWITCHES = new Set(['--json', '--strict', '--all', '--help', '-h', '--version', '-v', '--yes-reads-only', '--yes-edits', '--yes-commands', '--no-cache',
   '--project', '--user', '--yes', '--allow-dangerous', '--replace', '--frozen', '--check']);

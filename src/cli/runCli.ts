@@ -32,6 +32,9 @@ Commands:
                             nothing and exit 1 on any mismatch, for CI)
   update [NAME...]          check locked skills against their sources (--check: only list; --yes: take
                             updates where nothing was edited here; conflicts are reported)
+  scan [PATH...]            threat-scan skill folders, a file or a skills-lock.json: verdict and findings
+                            (--json; --fail-on caution|dangerous: exit 1 when reached); no PATH: the
+                            project's .agents/skills, .github/skills and .claude/skills
 
 Skill folders are given as DIR arguments or repeated --root DIR; with none, the current folder's
 .agents/skills, .github/skills and .claude/skills and the user folders (~/.agents/skills, …) are used.
@@ -76,6 +79,7 @@ const COMMANDS: Record<string, Command> = {
   add: async (args, env) => (await import('./shareCommands')).addCommand(args, env),
   install: async (args, env) => (await import('./shareCommands')).installCommand(args, env),
   update: async (args, env) => (await import('./shareCommands')).updateCommand(args, env),
+  scan: async (args, env) => (await import('./scanCommand')).scanCommand(args, env),
 };
 
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
