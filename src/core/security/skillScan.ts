@@ -17,7 +17,7 @@ import { checkStructure, readSkillTree } from './skillTree';
 export type { ScanCategory, ScanContext, Severity } from './threatPatterns';
 
 /** Bumped whenever a pattern or a check changes, so cached reports of older scanners are not reused. */
-export const SCANNER_VERSION = '2';
+export const SCANNER_VERSION = '3';
 
 export type Verdict = 'safe' | 'caution' | 'dangerous';
 
