@@ -72,12 +72,13 @@ describe('fetchToQuarantine', () => {
       assert.deepEqual(listAll(temp), []);
     });
 
-    it('refuses more than 5,000 entries and more than 50 MB unpacked', async () => {
+    it('refuses more than 5,000 entries and more than 50 MB unpacked', async function () {
+      this.timeout(60_000);
       const many: Record<string, Uint8Array> = {};
       for (let i = 0; i <= 5000; i++) many[`f/${i}.txt`] = enc('x');
       await assert.rejects(fetchToQuarantine(source(zipAt(many), root), fetchPorts(temp)), /5001 entries; the limit is 5000/);
-      const big = zipAt({ 'a.bin': [new Uint8Array(30 * 1024 * 1024), { level: 9 }], 'b.bin': [new Uint8Array(30 * 1024 * 1024), { level: 9 }] });
-      assert.ok(fs.statSync(big).size < 1024 * 1024, 'the archive itself is small');
+      const big = zipAt({ 'a.bin': [new Uint8Array(30 * 1024 * 1024), { level: 1 }], 'b.bin': [new Uint8Array(30 * 1024 * 1024), { level: 1 }] });
+      assert.ok(fs.statSync(big).size < 2 * 1024 * 1024, 'the archive itself is small');
       await assert.rejects(fetchToQuarantine(source(big, root), fetchPorts(temp)), /more than 50 MB/);
     });
 

@@ -157,6 +157,14 @@ describe('installSkill', () => {
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
+  it("shows each skill the notes about its own files (a link left out), not another skill's", async () => {
+    writeTree(project, { 'src/a/SKILL.md': skillMd('a'), 'src/b/SKILL.md': skillMd('b') });
+    fs.symlinkSync(path.join(root, 'secret'), path.join(project, 'src', 'a', 'key'));
+    const prepared = await prepare('./src');
+    assert.deepEqual(prepared.reviews.map((r) => [r.candidate.name, r.notes]), [['a', ['a/key: a symbolic link, not imported']], ['b', undefined]]);
+    await prepared.quarantine.dispose();
+  });
+
   it('says when a source has no skills or not the one asked for', async () => {
     writeTree(project, { 'empty/README.md': 'nothing here', 'some/a/SKILL.md': skillMd('a') });
     await assert.rejects(prepare('./empty'), /has no skills/);
