@@ -21,6 +21,8 @@ describe('consent for project skills in a real VS Code', () => {
   let api: SkillwrightApi;
   let skillsRoot: string;
   const made: string[] = [];
+  /** The harness's user setting (false), put back at the end for the suites that run after this one. */
+  let harnessValue: boolean | undefined;
   const entryOf = (name: string): ConsentEntry | undefined => api.consent.result?.entries.find((entry) => entry.record.name === name);
   const inCatalog = (name: string) => api.skills.catalog().text.includes(name);
 
@@ -34,12 +36,14 @@ describe('consent for project skills in a real VS Code', () => {
     assert.ok(vscode.workspace.isTrusted, 'this suite runs in the trusted pass');
     skillsRoot = path.join(folder.uri.fsPath, '.agents', 'skills');
     assert.equal(api.consent.enabled, false, 'the harness starts with consent off');
+    harnessValue = vscode.workspace.getConfiguration('skillwright').inspect<boolean>(SETTING)?.globalValue;
     await vscode.workspace.getConfiguration('skillwright').update(SETTING, true, vscode.ConfigurationTarget.Global);
     await until('consent to turn on and look at the project skills', () => api.consent.enabled && api.consent.result !== undefined);
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('skillwright').update(SETTING, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('skillwright').update(SETTING, harnessValue, vscode.ConfigurationTarget.Global);
+    await until('consent as the harness set it', () => api.consent.enabled === (harnessValue !== false));
     await until('every project skill back in', () => !api.skills.skillIndex.all().some((record) => record.awaitingConsent));
     for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
   });
