@@ -1,3 +1,5 @@
+import type { SkillScanFinding, Verdict } from '../../security/skillScan';
+import { scanTextReport } from '../../security/skillScan';
 import type { ThreatFinding } from '../../security/threatScanner';
 import { scanText } from '../../security/threatScanner';
 import { MAX_SKILL_MD_CHARS } from '../tools/skillManage';
@@ -18,6 +20,10 @@ export interface DraftCheck {
   readonly warnings: readonly LintFinding[];
   /** Text that looks like prompt injection, exfiltration or a secret: shown to the person reviewing. */
   readonly threats: readonly ThreatFinding[];
+  /** The scanner's verdict on the draft as a skill's SKILL.md (docs/threat-patterns.md), as imports and skill_manage see it. */
+  readonly verdict: Verdict;
+  /** The findings behind the verdict, worst first, with 1-based lines; low ones included. */
+  readonly scanFindings: readonly SkillScanFinding[];
 }
 
 export interface DraftCheckOptions {
@@ -49,6 +55,7 @@ export async function checkDraft(text: string, options: DraftCheckOptions = {}):
       range: { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 },
     });
   }
+  const report = scanTextReport(text, { file: 'SKILL.md', context: 'skill' });
   return {
     ok: errors.length === 0,
     ...(name !== undefined ? { name } : {}),
@@ -56,5 +63,7 @@ export async function checkDraft(text: string, options: DraftCheckOptions = {}):
     errors,
     warnings: findings.filter((f) => f.severity !== 'error'),
     threats: scanText(text, { context: 'skill' }).findings,
+    verdict: report.verdict,
+    scanFindings: report.findings,
   };
 }

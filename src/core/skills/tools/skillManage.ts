@@ -21,6 +21,7 @@ import type { ToolResult } from '../../toolkit/toolResult';
 import type { SkillToolContext } from './skillToolContext';
 import type { LintFinding, SkillRecord } from '../model/skillTypes';
 import { SKILL_FILE } from '../model/skillTypes';
+import { checkAfterWrite, scanBeforeWrite } from './skillWriteScan';
 
 export const MAX_SKILL_MD_CHARS = 100_000;
 export const MAX_SUPPORT_FILE_BYTES = 1024 * 1024;
@@ -240,9 +241,14 @@ async function createSkill(args: Args, ctx: SkillToolContext): Promise<ToolResul
   }
 
   await ctx.fs.writeFileAtomic(file, content);
+  const scanned = await checkAfterWrite(ctx.fs, dir, undefined, async () => {
+    await ctx.fs.remove(dir);
+    await removeEmptyFolders(ctx, path.dirname(dir), root.path);
+  }, `Creating the skill "${name}"`);
   await ctx.index.invalidate(file);
+  if (!scanned.ok) return fail(scanned.error);
   return withWarnings(
-    { action: 'create', name, category: category.value, scope, path: `${root.label}/${relative}`, message: `Created the ${scope} skill "${name}".` },
+    { action: 'create', name, category: category.value, scope, path: `${root.label}/${relative}`, verdict: scanned.verdict, message: `Created the ${scope} skill "${name}".` },
     warnings,
   );
 }
@@ -329,11 +335,14 @@ async function changeSkillMd(action: string, args: Args, record: SkillRecord, ct
   if (bumped) after = bumped.text;
   const validated = await validateSkillMd(after, { name: record.name, folderName: record.folderName, dir: record.dir, self: record, before }, ctx);
   if (!validated.ok) return fail(validated.error);
+  const scanBefore = await scanBeforeWrite(ctx.fs, record.dir);
   await ctx.fs.writeFileAtomic(record.file, bom + after);
+  const scanned = await checkAfterWrite(ctx.fs, record.dir, scanBefore, () => ctx.fs.writeFileAtomic(record.file, bytes), `The ${action} of SKILL.md of "${record.name}"`);
   await ctx.index.invalidate(record.file);
+  if (!scanned.ok) return fail(scanned.error);
   const version = bumped ? { version: bumped.to, previous_version: bumped.from } : {};
   const message = `Updated SKILL.md of "${record.name}"${bumped ? ` (version ${bumped.from} → ${bumped.to})` : ''}.`;
-  return withWarnings({ action, name: record.name, file_path: SKILL_FILE, ...details, ...version, message }, validated.value);
+  return withWarnings({ action, name: record.name, file_path: SKILL_FILE, ...details, ...version, verdict: scanned.verdict, message }, validated.value);
 }
 
 function isText(bytes: Uint8Array): boolean {
@@ -385,9 +394,18 @@ async function changeSupportFile(action: string, args: Args, record: SkillRecord
   if (bytes > MAX_SUPPORT_FILE_BYTES) {
     return fail(`"${file.relative}" would be ${bytes.toLocaleString('en-US')} bytes; support files are limited to ${MAX_SUPPORT_FILE_BYTES.toLocaleString('en-US')} bytes (1 MiB). Split it into smaller files.`);
   }
+  const scanBefore = await scanBeforeWrite(ctx.fs, record.dir);
+  const previous = stat ? await ctx.fs.readFile(file.absolute) : undefined;
   await ctx.fs.writeFileAtomic(file.absolute, content);
+  const undo = async (): Promise<void> => {
+    if (previous) return ctx.fs.writeFileAtomic(file.absolute, previous);
+    await ctx.fs.remove(file.absolute);
+    await removeEmptyFolders(ctx, path.dirname(file.absolute), record.dir);
+  };
+  const scanned = await checkAfterWrite(ctx.fs, record.dir, scanBefore, undo, `The ${action} of "${file.relative}" in "${record.name}"`);
   await ctx.index.invalidate(file.absolute);
+  if (!scanned.ok) return fail(scanned.error);
   const note = action === 'write_file' ? await mentionNote(record, file.relative, ctx, true) : undefined;
   const verb = action === 'patch' ? 'Patched' : stat ? 'Replaced' : 'Created';
-  return { success: true, ...base, ...details, bytes, ...(action === 'write_file' ? { created: !stat } : {}), message: `${verb} "${file.relative}".`, ...(note ? { note } : {}) };
+  return { success: true, ...base, ...details, bytes, ...(action === 'write_file' ? { created: !stat } : {}), verdict: scanned.verdict, message: `${verb} "${file.relative}".`, ...(note ? { note } : {}) };
 }
