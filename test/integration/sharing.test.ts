@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { zipSync } from 'fflate';
 import * as vscode from 'vscode';
 import type { SkillwrightApi } from '../../src/host/activateSkillwright';
 import type { ImportOutcome } from '../../src/host/sharing/importFlow';
@@ -27,8 +28,16 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=Sharing Test', '-c', 'user.email=sharing@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
 }
 
+interface LockEntry {
+  source: string;
+  sourceType: string;
+  ref?: string;
+  computedHash: string;
+  skillwright?: { verdict?: string; reviewed?: boolean; override?: { by: string } };
+}
+
 interface LockFile {
-  skills: Record<string, { source: string; sourceType: string; ref?: string; computedHash: string; skillwright?: { verdict?: string; reviewed?: boolean; override?: { by: string } } }>;
+  skills: Record<string, LockEntry | undefined>;
 }
 
 describe('sharing: import, lock status, updates and copy/move in a real VS Code', () => {
@@ -38,6 +47,9 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
   let scratch: string;
   const created: string[] = [];
   const restoreSettings: (() => Thenable<void>)[] = [];
+  /** Titles and left-hand files of the diff editors the flows opened (they close them when done). */
+  const diffs: { title: string; original: vscode.Uri; modified: vscode.Uri }[] = [];
+  let tabListener: vscode.Disposable | undefined;
   const list = () => api.skillsBrowser.list();
   const row = (name: string) => list().skills.find((item) => item.name === name && item.shadowedBy === undefined);
   const readLockFile = (): LockFile => JSON.parse(fs.readFileSync(path.join(project, 'skills-lock.json'), 'utf8')) as LockFile;
@@ -53,9 +65,13 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
     project = folder.uri.fsPath;
     skillsRoot = path.join(project, '.agents', 'skills');
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-sharing-'));
+    tabListener = vscode.window.tabGroups.onDidChangeTabs((event) => {
+      for (const tab of event.opened) if (tab.input instanceof vscode.TabInputTextDiff) diffs.push({ title: tab.label, original: tab.input.original, modified: tab.input.modified });
+    });
   });
 
   after(async () => {
+    tabListener?.dispose();
     for (const restore of restoreSettings) await restore();
     for (const dir of created) fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(path.join(project, 'skills-lock.json'), { force: true });
@@ -103,6 +119,23 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
     await until('alpha-notes listed again, unchanged', () => row('alpha-notes')?.lock?.status === 'ok' && !list().missing?.some((m) => m.name === 'alpha-notes'));
   });
 
+  it('imports a skill from a .zip file with all its files, records the archive in the lock and leaves no quarantine behind', async () => {
+    const archive = path.join(project, 'vendor', 'zipped-skills.zip');
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    fs.mkdirSync(path.dirname(archive), { recursive: true });
+    fs.writeFileSync(archive, zipSync({ 'zipped-notes/SKILL.md': bytes(skillText('zipped-notes', 'From an archive.')), 'zipped-notes/references/guide.md': bytes('# Guide\n') }));
+    const outcomes = await importSkills({ source: archive, confirm: true });
+    created.push(path.join(skillsRoot, 'zipped-notes'));
+    assert.deepEqual(outcomes?.map((o) => [o.name, o.status]), [['zipped-notes', 'installed']]);
+    assert.equal(fs.readFileSync(path.join(skillsRoot, 'zipped-notes', 'references', 'guide.md'), 'utf8'), '# Guide\n');
+    const entry = readLockFile().skills['zipped-notes'];
+    assert.equal(entry?.sourceType, 'zip');
+    assert.equal(entry?.source, './vendor/zipped-skills.zip');
+    const quarantine = path.join(os.tmpdir(), 'skillwright-quarantine');
+    assert.deepEqual(fs.existsSync(quarantine) ? fs.readdirSync(quarantine) : [], [], 'the quarantine was removed');
+    await until('zipped-notes listed as locked and unchanged', () => row('zipped-notes')?.lock?.status === 'ok');
+  });
+
   describe('a git source (file://, made by the test)', () => {
     let repo: string;
     let url: string;
@@ -129,6 +162,9 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
       const kept = await importSkills({ source: url, skills: ['gamma-notes'], confirm: true, collision: 'keep_mine' });
       assert.deepEqual(kept?.map((o) => o.status), ['kept']);
       assert.match(fs.readFileSync(path.join(skillsRoot, 'gamma-notes', 'SKILL.md'), 'utf8'), /Version one\./, 'Keep Mine left the installed copy');
+      const collisionDiff = await until('the diff editor of the installed and the incoming SKILL.md', () => diffs.find((d) => d.title.startsWith('gamma-notes/SKILL.md: installed ↔ incoming')));
+      assert.equal(collisionDiff.original.fsPath, path.join(skillsRoot, 'gamma-notes', 'SKILL.md'));
+      assert.equal(collisionDiff.modified.scheme, 'skillwright-review', 'the incoming side is a read-only document');
       const diff = api.sharing.documents.shown().filter((doc) => doc.name === 'gamma-notes-review.md').at(-1);
       assert.match(diff?.text ?? '', /A skill named `gamma-notes` is already installed/);
       assert.match(diff?.text ?? '', /-Version one\.\n\+Version two\./, 'the review holds the diff against the installed copy');
@@ -176,6 +212,8 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
       assert.match(fs.readFileSync(file, 'utf8'), /Line one, upstream\./);
       const shownDiff = api.sharing.documents.shown().filter((doc) => doc.name === 'delta-notes-update.diff').at(-1);
       assert.match(shownDiff?.text ?? '', /-Line one\.\n\+Line one, upstream\./);
+      const updateDiff = await until('the diff editor of SKILL.md here and upstream', () => diffs.find((d) => d.title.startsWith('delta-notes/SKILL.md: here ↔ upstream')));
+      assert.equal(updateDiff.original.fsPath, file);
 
       fs.writeFileSync(file, skillText('delta-notes', 'Line one, mine.\nLine two.'));
       write(repo, { 'skills/delta-notes/SKILL.md': skillText('delta-notes', 'Line one, theirs.\nLine two.') });
@@ -191,6 +229,9 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
       );
       await until('delta-notes shows as changed locally until the conflict is resolved', () => row('delta-notes')?.lock?.status === 'changed');
 
+      const unanswered = await vscode.commands.executeCommand<UpdateOutcome[]>('skillwright.checkSkillUpdates', { folder: 'sample', names: ['delta-notes'], choices: {}, open: false });
+      assert.deepEqual(unanswered?.map((o) => [o.name, o.status, o.choice]), [['delta-notes', 'changed_locally', undefined]]);
+      assert.equal(fs.readFileSync(file, 'utf8'), text, 'an update without an answer leaves the local edit');
       const kept = await vscode.commands.executeCommand<UpdateOutcome[]>('skillwright.checkSkillUpdates', { folder: 'sample', names: ['delta-notes'], choices: { 'delta-notes': 'keep_mine' } });
       assert.deepEqual(kept?.map((o) => [o.status, o.choice]), [['changed_locally', 'keep_mine']]);
       assert.equal(fs.readFileSync(file, 'utf8'), text, 'Keep Mine changed nothing');
@@ -211,8 +252,8 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
     assert.ok(list().skills.find((item) => item.name === 'tidy-move')?.relocatable);
     assert.equal(row('alpha-notes')?.relocatable, undefined, 'a skill in .agents/skills is not offered');
 
-    const copied = await vscode.commands.executeCommand<string>('skillwright.copyToAgentsSkills', { file: copyRow.file });
-    assert.equal(copied, path.join(skillsRoot, 'tidy-copy'));
+    // As the Skills tab's "Copy to .agents/skills" menu entry sends it.
+    await api.skillsBrowser.handle({ type: 'skills/relocate', file: copyRow.file, move: false });
     assert.ok(fs.existsSync(path.join(skillsRoot, 'tidy-copy', 'scripts', 'run.py')));
     assert.ok(fs.existsSync(path.join(claude, 'tidy-copy', 'SKILL.md')), 'a copy leaves the original');
     await until('the copy in .agents/skills wins', () => row('tidy-copy')?.file === path.join(skillsRoot, 'tidy-copy', 'SKILL.md'));
