@@ -248,6 +248,9 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
     if (consent?.defaultValue !== undefined) await config.update('skills.projectConsent', false, vscode.ConfigurationTarget.Global);
     restoreSettings.push(() => config.update('skills.projectConsent', consent?.globalValue, vscode.ConfigurationTarget.Global));
     await api.skills.reconfigure();
+    // A rescan, not the file watcher: a new folder tree's events can lag on a busy machine, and
+    // picking up new folders is the skills suite's subject, not this one's.
+    await api.skills.reindex();
     const copyRow = await until('tidy-copy listed as relocatable', () => list().skills.find((item) => item.name === 'tidy-copy' && item.relocatable));
     assert.ok(list().skills.find((item) => item.name === 'tidy-move')?.relocatable);
     assert.equal(row('alpha-notes')?.relocatable, undefined, 'a skill in .agents/skills is not offered');
