@@ -4,12 +4,7 @@
  * `<contentHash>:<scannerVersion>`; a new scanner version never sees an old report.
  */
 import type { FileSystemPort } from '../base/fileSystemPort';
-import type { SkillScanReport } from './skillScan';
-
-export interface ScanCache {
-  get(key: string): SkillScanReport | undefined;
-  set(key: string, report: SkillScanReport): void;
-}
+import type { ScanCache, SkillScanReport } from './skillScan';
 
 /** Oldest entries go first past this, so the cache file stays small. */
 const MAX_ENTRIES = 2000;

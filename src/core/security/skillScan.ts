@@ -11,8 +11,14 @@ import type { FileSystemPort } from '../base/fileSystemPort';
 import { lineAt, lineStarts } from '../text/lines';
 import type { ScanCategory, ScanContext, Severity } from './threatPatterns';
 import { scanText } from './threatScanner';
-import type { ScanCache } from './scanCache';
 import { checkStructure, readSkillTree } from './skillTree';
+
+
+/** Where scan reports are kept by `<contentHash>:<scannerVersion>` (implementations in scanCache.ts). */
+export interface ScanCache {
+  get(key: string): SkillScanReport | undefined;
+  set(key: string, report: SkillScanReport): void;
+}
 
 export type { ScanCategory, ScanContext, Severity } from './threatPatterns';
 

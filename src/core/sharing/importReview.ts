@@ -4,8 +4,7 @@
  */
 import * as path from 'node:path';
 import type { FileSystemPort } from '../base/fileSystemPort';
-import type { ScanCache } from '../security/scanCache';
-import type { SkillScanReport } from '../security/skillScan';
+import type { ScanCache, SkillScanReport } from '../security/skillScan';
 import { findingLocation, scanSkillFolder } from '../security/skillScan';
 import { diffFolders } from './folderDiff';
 import type { FetchPorts, Quarantine } from './quarantine';
