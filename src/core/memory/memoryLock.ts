@@ -3,11 +3,13 @@
  * file take turns, so each re-reads the file under the lock and merges instead of overwriting.
  *
  * FileSystemPort has no exclusive create, hence this small port. The Node implementation creates
- * `<file>.lock` with `wx` (fails if it exists) and removes it on release. A lock older than the
- * stale timeout is left over from a crashed writer and is broken.
+ * `<file>.lock` as a hard link (fails if it exists) and removes it on release. A lock older than the
+ * stale timeout is left over from a crashed writer and is broken; so, at once, is a lock whose
+ * writer on this machine is no longer running (killed between taking and releasing it).
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
+import { hostname } from 'node:os';
 import * as path from 'node:path';
 
 export interface LockHandle {
@@ -68,20 +70,23 @@ export class NodeFileLock implements LockPort {
     }
   }
 
+  /**
+   * Creates the lock with its content in one step: written to a temp file, then hard-linked to the
+   * lock's name (which fails if it exists), so a writer killed at any point never leaves an empty
+   * lock that only its age could break.
+   */
   private async tryCreate(lockPath: string, token: string): Promise<boolean> {
-    let handle: fs.FileHandle;
+    const temp = `${lockPath}.${randomBytes(4).toString('hex')}.new`;
+    await fs.writeFile(temp, JSON.stringify({ token, pid: process.pid, host: hostname(), createdAt: new Date().toISOString() }));
     try {
-      handle = await fs.open(lockPath, 'wx');
+      await fs.link(temp, lockPath);
+      return true;
     } catch (error) {
       if (errorCode(error) === 'EEXIST') return false;
       throw error;
-    }
-    try {
-      await handle.writeFile(JSON.stringify({ token, pid: process.pid, createdAt: new Date().toISOString() }));
     } finally {
-      await handle.close();
+      await fs.rm(temp, { force: true });
     }
-    return true;
   }
 
   /** True when the lock is gone (or was stale and is now removed), so creating it may be retried at once. */
@@ -92,7 +97,7 @@ export class NodeFileLock implements LockPort {
     } catch (error) {
       return errorCode(error) === 'ENOENT';
     }
-    if (Date.now() - mtimeMs < this.staleMs) return false;
+    if (Date.now() - mtimeMs < this.staleMs && !(await this.holderIsGone(lockPath))) return false;
     // Rename first: of two windows breaking the same stale lock, only one rename succeeds, and
     // the loser retries instead of deleting the winner's fresh lock.
     const grave = `${lockPath}.${randomBytes(4).toString('hex')}.stale`;
@@ -103,6 +108,29 @@ export class NodeFileLock implements LockPort {
     }
     await fs.rm(grave, { force: true });
     return true;
+  }
+
+  /** True when the lock names a writer on this machine that no longer runs. */
+  private async holderIsGone(lockPath: string): Promise<boolean> {
+    let holder: unknown;
+    try {
+      holder = JSON.parse(await fs.readFile(lockPath, 'utf8'));
+    } catch {
+      // Being written this moment, or unreadable: only its age can tell.
+      return false;
+    }
+    if (typeof holder !== 'object' || holder === null) return false;
+    const { pid, host } = holder as { pid?: unknown; host?: unknown };
+    // A lock from another machine (a shared folder) says nothing about processes here.
+    if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0 || host !== hostname()) return false;
+    if (pid === process.pid) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (error) {
+      // EPERM: alive, owned by someone else.
+      return errorCode(error) === 'ESRCH';
+    }
   }
 
   private async release(lockPath: string, token: string): Promise<void> {

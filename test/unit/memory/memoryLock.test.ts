@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -57,6 +58,23 @@ describe('memory file lock', () => {
     assert.doesNotMatch(fs.readFileSync(lockPath, 'utf8'), /crashed/);
     await handle.release();
     assert.deepEqual(fs.readdirSync(path.dirname(lockPath)), [], 'no lock or stale leftovers remain');
+  });
+
+  it('breaks a fresh lock at once when its writer on this machine no longer runs, but not one of a running writer or another machine', async () => {
+    // A process that has ended: its pid is free (reuse within the test is vanishingly unlikely).
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    assert.ok(ended && ended > 0);
+    fs.mkdirSync(path.dirname(lockPath), { recursive: true });
+    const write = (holder: object) => fs.writeFileSync(lockPath, JSON.stringify({ token: 'killed', ...holder }));
+    write({ pid: ended, host: os.hostname() });
+    const handle = await new NodeFileLock({ staleMs: 60_000, waitMs: 0 }).acquire(lockPath);
+    assert.doesNotMatch(fs.readFileSync(lockPath, 'utf8'), /killed/);
+    await handle.release();
+
+    write({ pid: process.ppid, host: os.hostname() });
+    await assert.rejects(new NodeFileLock({ staleMs: 60_000, waitMs: 20, retryMs: 5 }).acquire(lockPath), LockBusyError);
+    write({ pid: ended, host: `${os.hostname()}-elsewhere` });
+    await assert.rejects(new NodeFileLock({ staleMs: 60_000, waitMs: 20, retryMs: 5 }).acquire(lockPath), LockBusyError);
   });
 
   it('does not break a fresh lock', async () => {
