@@ -181,7 +181,10 @@ export function lockedSkillDir(projectRoot: string, name: string): string {
   return path.join(projectRoot, '.agents', 'skills', name);
 }
 
-/** `invalid`: the entry's name is a path (see lockNameProblem); nothing was read for it. */
+/**
+ * `invalid`: nothing was read for the entry: its name is a path (see lockNameProblem), or its folder
+ * is reached through a link that leads out of the project (`problem` says which).
+ */
 export type LockStatusKind = 'ok' | 'changed' | 'missing' | 'invalid';
 
 export interface LockStatus {
@@ -193,6 +196,23 @@ export interface LockStatus {
   readonly actual?: string;
   /** Why an `invalid` entry was not checked. */
   readonly problem?: string;
+}
+
+/** The first link on the way from `root` to `dir` when `dir` then resolves outside `root` (a committed link must not lead reads out). */
+async function linkOutOfRoot(fs: FileSystemPort, root: string, dir: string): Promise<string | undefined> {
+  const relative = path.relative(root, dir);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  let current = root;
+  for (const segment of relative.split(path.sep)) {
+    current = path.join(current, segment);
+    const stat = await fs.lstat(current);
+    if (!stat) return undefined;
+    if (stat.type !== 'symlink') continue;
+    const [realRoot, realDir] = await Promise.all([fs.realPath(root), fs.realPath(dir).catch(() => undefined)]);
+    const inside = realDir !== undefined && !path.relative(realRoot, realDir).startsWith('..') && !path.isAbsolute(path.relative(realRoot, realDir));
+    return inside ? undefined : path.relative(root, current).split(path.sep).join('/');
+  }
+  return undefined;
 }
 
 /** Checks every locked skill against its hash. `dirOf` finds a skill's folder (default: `.agents/skills/<name>`). */
@@ -213,6 +233,11 @@ export async function verifyLock(
       continue;
     }
     const dir = dirOf(name);
+    const linkOut = await linkOutOfRoot(fs, projectRoot, dir);
+    if (linkOut) {
+      statuses.push({ name, dir, status: 'invalid', expected: entry.computedHash, problem: `${LOCK_FILE}: the entry ${quoteName(name)} is not checked: ${linkOut} leads out of the project; replace the link with the skill's folder (or remove it) and run skillwright install` });
+      continue;
+    }
     const stat = await fs.stat(path.join(dir, 'SKILL.md'));
     if (stat?.type !== 'file') {
       statuses.push({ name, dir, status: 'missing', expected: entry.computedHash });

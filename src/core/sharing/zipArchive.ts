@@ -10,7 +10,9 @@ import type { FileSystemPort } from '../base/fileSystemPort';
 export const MAX_ZIP_ENTRIES = 5_000;
 export const MAX_ZIP_BYTES = 50 * 1024 * 1024;
 const MAX_NAME_LENGTH = 1_024;
-const MAX_SEGMENT_LENGTH = 255;
+const MAX_SEGMENT_BYTES = 255;
+/** Names Windows gives to devices, with any extension: writing one there reaches the device. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 
 export class ZipRefused extends Error {}
 
@@ -39,7 +41,10 @@ export function zipEntryNameProblem(name: string): string | undefined {
   const segments = slashed.replace(/\/$/, '').split('/');
   for (const segment of segments) {
     if (segment === '..') return `the entry "${name}" steps out of the archive with ".."`;
-    if (segment.length > MAX_SEGMENT_LENGTH) return `the entry "${name.slice(0, 80)}…" has a name part longer than ${MAX_SEGMENT_LENGTH} characters`;
+    if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) return `the entry "${name.slice(0, 80)}…" has a name part longer than ${MAX_SEGMENT_BYTES} bytes`;
+    // On Windows "a:b" writes to a hidden stream of "a", and device names reach the device.
+    if (segment.includes(':')) return `the entry "${name}" has a ":" in its name, which Windows reads as a stream or drive`;
+    if (WINDOWS_DEVICE.test(segment)) return `the entry "${name}" is named after a Windows device (${segment})`;
   }
   return undefined;
 }

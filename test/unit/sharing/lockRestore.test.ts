@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { prepareImport } from '../../../src/core/sharing/importReview';
 import { installSkill, restoreFromLock } from '../../../src/core/sharing/skillInstaller';
 import { parseSkillSource } from '../../../src/core/sharing/skillSource';
+import { checkForUpdates } from '../../../src/core/sharing/skillUpdates';
 import { computeSkillFolderHash, LOCK_FILE, lockedSkillDir, readLock, verifyLock } from '../../../src/core/sharing/skillsLock';
 import { commitFiles, createBareRepo, startGitHttpServer } from '../../fakes/gitHttpServer';
 import type { GitHttpServer } from '../../fakes/gitHttpServer';
@@ -90,6 +91,39 @@ describe('restoreFromLock', () => {
     lock.skills.sync = { source: './vendor', sourceType: 'local', computedHash: hash, skillwright: { verdict: 'dangerous', override: { verdict: 'dangerous', by: 'review' } } };
     fs.writeFileSync(path.join(project, LOCK_FILE), JSON.stringify(lock));
     assert.deepEqual(await statuses(false), ['docx:ok', 'pdf:ok', 'sync:restored']);
+  });
+
+  it('never reads or writes through a committed link that leads out of the project', async function () {
+    this.timeout(30_000);
+    const outside = path.join(root, 'outside');
+    writeTree(outside, { 'SKILL.md': skillMd('pdf', 'SECRET-TOKEN in here.') });
+    const outsideBefore = readTree(outside);
+    const statusOf = async () => (await verifyLock(nodeFs, project, (await readLock(nodeFs, project)).lock)).map((s) => `${s.name}:${s.status}`);
+    // A link that stays inside the project is read as the folder it points to.
+    fs.renameSync(lockedSkillDir(project, 'pdf'), path.join(project, 'pdf-here'));
+    fs.symlinkSync(path.join(project, 'pdf-here'), lockedSkillDir(project, 'pdf'));
+    assert.deepEqual(await statusOf(), ['docx:ok', 'pdf:ok']);
+    fs.unlinkSync(lockedSkillDir(project, 'pdf'));
+    fs.symlinkSync(outside, lockedSkillDir(project, 'pdf'));
+    assert.deepEqual(await statusOf(), ['docx:ok', 'pdf:invalid']);
+    for (const frozen of [true, false]) {
+      const results = await restoreFromLock(nodeFs, project, fetchPorts(temp), { frozen });
+      assert.deepEqual(results.map((r) => `${r.name}:${r.status}`), ['docx:ok', 'pdf:error']);
+      assert.match(results[1]?.message ?? '', /\.agents\/skills\/pdf leads out of the project; replace the link/);
+    }
+    const updates = await checkForUpdates(nodeFs, project, fetchPorts(temp));
+    assert.deepEqual(updates.map((u) => `${u.name}:${u.status}`), ['docx:up_to_date', 'pdf:error']);
+    assert.ok(updates.every((u) => !(u.diff ?? '').includes('SECRET')), 'nothing of the outside folder is shown');
+
+    // The whole .agents folder as a link out: nothing is written where it points.
+    const elsewhere = path.join(root, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    fs.rmSync(path.join(project, '.agents'), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(project, '.agents'));
+    assert.deepEqual(await statuses(false), ['docx:error', 'pdf:error']);
+    assert.deepEqual(listAll(elsewhere), []);
+    assert.deepEqual(readTree(outside), outsideBefore);
+    assert.deepEqual(listAll(temp), []);
   });
 
   it('never reads or writes outside the project for hostile lock entries', async function () {

@@ -53,7 +53,12 @@ describe('fetchToQuarantine', () => {
       ['backslashes that step out', '..\\..\\evil.txt', /steps out/],
       ['an absolute name', '/tmp/evil.txt', /absolute/],
       ['a drive letter', 'C:/Windows/evil.txt', /drive/],
-      ['a very long name part', `${'a'.repeat(300)}/SKILL.md`, /longer than 255/],
+      ['a very long name part', `${'a'.repeat(300)}/SKILL.md`, /longer than 255 bytes/],
+      ['a name part of 255 characters but more bytes', `${'é'.repeat(200)}/SKILL.md`, /longer than 255 bytes/],
+      ['a UNC path', '\\\\server\\share\\evil.txt', /absolute/],
+      ['a drive-relative name', 'C:evil.txt', /drive/],
+      ['a Windows stream', 'tidy/SKILL.md:evil', /stream/],
+      ['a Windows device name', 'tidy/CON.txt', /Windows device/],
     ];
     for (const [what, name, message] of refused) {
       it(`refuses the whole archive for ${what} and writes nothing anywhere`, async () => {
@@ -65,6 +70,14 @@ describe('fetchToQuarantine', () => {
         assert.equal(fs.existsSync(path.resolve(root, '..', 'evil.txt')), false);
       });
     }
+
+    it('takes URL-encoded steps as the literal names they are, inside the folder', async () => {
+      const file = zipAt({ 'tidy/SKILL.md': enc(skillMd('tidy')), 'tidy/%2e%2e%2f%2e%2e%2fevil.txt': enc('inert'), 'tidy/..%5cevil.txt': enc('inert') });
+      const q = await fetchToQuarantine(source(file, root), fetchPorts(temp));
+      assert.deepEqual(Object.keys(readTree(q.root)).sort(), ['tidy/%2e%2e%2f%2e%2e%2fevil.txt', 'tidy/..%5cevil.txt', 'tidy/SKILL.md']);
+      await q.dispose();
+      assert.deepEqual(listAll(root).filter((p) => !p.startsWith('tmp')), ['in.zip']);
+    });
 
     it('refuses symbolic link entries', async () => {
       const file = zipAt({ 'tidy/SKILL.md': enc(skillMd('tidy')), 'tidy/key': [enc('/home/me/.ssh/id_rsa'), { os: 3, attrs: (0o120777 << 16) >>> 0 }] });
