@@ -298,9 +298,9 @@ const BASE_PATTERNS: readonly ThreatPattern[] = [
 
   // --- hard-coded secrets -------------------------------------------------------------------
   secretTokenPattern('secret-openai-key', 'an OpenAI-style API key (sk-…)', /\bsk-(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{24,}/g, fakeSecret('OPENAI_API_KEY=sk-', 'proj-Q2v8xLmN4pR7tY1wZ5cB9dF3gH6jK0aS'), 'OPENAI_API_KEY=sk-your-key-here'),
-  secretTokenPattern('secret-github-token', 'a GitHub token (ghp_…, github_pat_…)', /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g, fakeSecret('token: gh', 'p_8fK2mQ9xL4vR7tB1nC6yW3zP5sD0hJ2gA4eU'), 'token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'),
+  secretTokenPattern('secret-github-token', 'a GitHub token (ghp_…, github_pat_…)', /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g, fakeSecret('token: gh', 'p_8fK2mQ9xL4vR7tB1nC6yW3zP5sD0hJ2gA4eU'), fakeSecret('token: gh', 'p_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')),
   secretTokenPattern('secret-aws-access-key', 'an AWS access key id (AKIA…)', /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, fakeSecret('aws_access_key_id = AK', 'IA4QZ7M2XK9TBW3RHD'), 'aws_access_key_id = AKIAIOSFODNN7EXAMPLE'),
-  secretTokenPattern('secret-slack-token', 'a Slack token (xoxb-…, xoxp-…)', /\bxox[abposr]-[A-Za-z0-9-]{20,}/g, fakeSecret('SLACK_BOT=xo', 'xb-2048193-8812735-Kq7Zt3Wm9Lp2Xv5Rb8Nc'), 'SLACK_BOT=xoxb-your-bot-token-goes-here'),
+  secretTokenPattern('secret-slack-token', 'a Slack token (xoxb-…, xoxp-…)', /\bxox[abposr]-[A-Za-z0-9-]{20,}/g, fakeSecret('SLACK_BOT=xo', 'xb-2048193-8812735-Kq7Zt3Wm9Lp2Xv5Rb8Nc'), fakeSecret('SLACK_BOT=xo', 'xb-your-bot-token-goes-here')),
   secretTokenPattern('secret-google-api-key', 'a Google API key (AIza…)', /\bAIza[0-9A-Za-z_-]{35}\b/g, fakeSecret('key=AI', 'zaSyD3kL9mQ2xV7tR4wB8nZ1cF6hJ0pS5gY2e'), 'key=AIzaXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX'),
   secretTokenPattern('secret-stripe-key', 'a Stripe live key (sk_live_…)', /\b(?:sk|rk)_live_[A-Za-z0-9]{20,}/g, fakeSecret('STRIPE=sk_', 'live_51Hq2Lx9KmP4vT7wR3nB8cD'), 'STRIPE=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx'),
   secretTokenPattern('secret-npm-token', 'an npm access token (npm_…)', /\bnpm_[A-Za-z0-9]{36}\b/g, fakeSecret('//registry.npmjs.org/:_authToken=np', 'm_Zk4Q9mX2vL7tR3wB8nC1yF6hJ0pS5gD2eA7u'), '//registry.npmjs.org/:_authToken=${NPM_TOKEN}'),
