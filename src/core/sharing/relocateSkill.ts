@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import type { FileSystemPort } from '../base/fileSystemPort';
+import { assertPlainPath } from './folderCopy';
 import { readLock, withEntry, withoutEntry, writeLock } from './skillsLock';
 import type { LockEntry } from './skillsLock';
 
@@ -23,6 +24,11 @@ export interface RelocateResult {
   readonly lockEntry?: LockEntry;
   /** Paths inside the skill (`/`-separated) that were left behind: links out of it, or to folders. */
   readonly skipped: readonly string[];
+  /**
+   * Set when a move fell back to copying and the copy is not the whole folder (links out of it,
+   * .git or node_modules stayed behind): the original was kept, and this says why.
+   */
+  readonly kept?: string;
 }
 
 /** Version control and package caches stay behind (the lock's hash leaves them out too). */
@@ -59,28 +65,39 @@ export async function relocateSkill(fs: FileSystemPort, fromDir: string, project
   }
   if (inside(realFrom, realSkills)) throw new Error(`The project's .agents/skills lies inside ${fromDir}; move it by hand.`);
   if (await fs.lstat(target)) throw new Error(`.agents/skills/${name} already exists; rename or remove it first, then try again.`);
+  // A committed .agents or .agents/skills link could lead the copy out of the project.
+  await assertPlainPath(fs, projectRoot, target);
 
   const lockFrom = options.lockFrom ? await readLock(fs, options.lockFrom) : undefined;
   const entryName = [name, path.basename(fromDir)].find((key) => lockFrom?.lock.skills[key] !== undefined);
   const entry = entryName !== undefined ? lockFrom?.lock.skills[entryName] : undefined;
 
   let skipped: string[] = [];
+  let kept: string | undefined;
   // A rename keeps everything as it was (permissions too), but would carry links along as links.
   const renamed = options.move && link?.type !== 'symlink' && !(await hasLinks(fs, fromDir)) && (await tryRename(fs, fromDir, target));
   if (!renamed) {
-    skipped = await copyTree(fs, realFrom, target);
-    if (options.move) await fs.remove(fromDir);
+    const copied = await copyTree(fs, realFrom, target);
+    skipped = copied.skipped;
+    if (options.move) {
+      // Removing a link loses nothing; removing the folder would lose what the copy left out.
+      const lost = [...copied.skipped, ...copied.leftOut];
+      if (link?.type === 'symlink' || lost.length === 0) await fs.remove(fromDir);
+      else kept = `the copy leaves out ${lost.join(', ')}`;
+    }
   }
+  const moved = options.move && kept === undefined;
+  const done = { dir: target, skipped, ...(kept !== undefined ? { kept } : {}) };
 
-  if (!entry || !lockFrom || !options.lockFrom || entryName === undefined) return { dir: target, skipped };
+  if (!entry || !lockFrom || !options.lockFrom || entryName === undefined) return done;
   const sameLock = path.resolve(options.lockFrom) === path.resolve(projectRoot);
   if (sameLock) {
-    if (entryName !== name) await writeLock(fs, projectRoot, withEntry(options.move ? withoutEntry(lockFrom.lock, entryName) : lockFrom.lock, name, entry));
+    if (entryName !== name) await writeLock(fs, projectRoot, withEntry(moved ? withoutEntry(lockFrom.lock, entryName) : lockFrom.lock, name, entry));
   } else {
     await writeLock(fs, projectRoot, withEntry((await readLock(fs, projectRoot)).lock, name, entry));
-    if (options.move) await writeLock(fs, options.lockFrom, withoutEntry(lockFrom.lock, entryName));
+    if (moved) await writeLock(fs, options.lockFrom, withoutEntry(lockFrom.lock, entryName));
   }
-  return { dir: target, lockEntry: entry, skipped };
+  return { ...done, lockEntry: entry };
 }
 
 async function hasLinks(fs: FileSystemPort, dir: string): Promise<boolean> {
@@ -102,9 +119,13 @@ async function tryRename(fs: FileSystemPort, from: string, to: string): Promise<
   }
 }
 
-/** Copies regular files; a link is followed only to a file inside the skill. Returns what was left out. */
-async function copyTree(fs: FileSystemPort, from: string, to: string): Promise<string[]> {
+/**
+ * Copies regular files; a link is followed only to a file inside the skill. Returns the links left
+ * behind and the .git/node_modules folders left out.
+ */
+async function copyTree(fs: FileSystemPort, from: string, to: string): Promise<{ readonly skipped: string[]; readonly leftOut: string[] }> {
   const skipped: string[] = [];
+  const leftOut: string[] = [];
   const files: { readonly from: string; readonly rel: string }[] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
     for (const entry of await fs.readDirectory(dir)) {
@@ -112,6 +133,7 @@ async function copyTree(fs: FileSystemPort, from: string, to: string): Promise<s
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.type === 'directory') {
         if (!LEFT_OUT.has(entry.name)) await walk(full, rel);
+        else leftOut.push(rel);
       } else if (entry.type === 'file') {
         files.push({ from: full, rel });
       } else if (entry.type === 'symlink') {
@@ -131,5 +153,5 @@ async function copyTree(fs: FileSystemPort, from: string, to: string): Promise<s
     await fs.remove(to).catch(() => undefined);
     throw error;
   }
-  return skipped;
+  return { skipped, leftOut };
 }

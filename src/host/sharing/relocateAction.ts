@@ -64,6 +64,13 @@ export class RelocateAction {
     const result = await relocateSkill(this.skills.fs, record.dir, projectRoot, { move, ...(lockFrom ? { lockFrom } : {}), name: path.basename(record.dir) });
     const lockNote = result.lockEntry ? ' with its skills-lock.json entry' : '';
     const skippedNote = result.skipped.length > 0 ? `; links that lead out of the skill were left behind: ${result.skipped.join(', ')}` : '';
+    if (result.kept !== undefined) {
+      this.logger.warn(`Copied ${record.name} to ${path.relative(projectRoot, result.dir)}; the original was kept because ${result.kept}`);
+      await this.skills.invalidate([record.dir, result.dir]);
+      this.onDidRelocate();
+      void vscode.window.showWarningMessage(`Skillwright: copied "${record.name}" to .agents/skills; the original was kept because ${result.kept}. Remove it by hand once the rest is moved.`);
+      return result.dir;
+    }
     this.logger.info(`${verb === 'Move' ? 'Moved' : 'Copied'} ${record.name} from ${record.root.label} to ${path.relative(projectRoot, result.dir)}${lockNote}${skippedNote}`);
     await this.skills.invalidate([record.dir, result.dir]);
     this.onDidRelocate();

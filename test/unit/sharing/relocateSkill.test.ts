@@ -99,8 +99,39 @@ describe('relocateSkill: Copy and Move to .agents/skills', () => {
     assert.deepEqual([...result.skipped].sort(), ['leak.txt', 'up']);
     assert.deepEqual(tree(result.dir), ['.hidden/config', 'SKILL.md', 'alias.py', 'scripts/run.py']);
     assert.equal(fs.lstatSync(path.join(result.dir, 'alias.py')).isSymbolicLink(), false, 'a link inside becomes a file');
-    assert.equal(fs.existsSync(from), false);
+    assert.match(result.kept ?? '', /leaves out leak\.txt, up/);
+    assert.ok(fs.lstatSync(path.join(from, 'leak.txt')).isSymbolicLink(), 'the original, with what the copy left behind, is kept');
     assert.equal(fs.readFileSync(path.join(base, 'secret.txt'), 'utf8'), 'do not copy');
+  });
+
+  it('keeps the original of a move that had to copy and would lose .git, and leaves its lock entry in place', async () => {
+    const other = path.join(base, 'other');
+    const from = path.join(other, '.claude', 'skills', 'tidy-notes');
+    write(from, { ...SKILL, '.git/HEAD': 'ref: refs/heads/main\n', 'node_modules/m/index.js': 'x' });
+    fs.symlinkSync(path.join(from, 'SKILL.md'), path.join(from, 'alias.md'));
+    const entry = { source: 'acme/notes', sourceType: 'github', computedHash: await computeSkillFolderHash(nodeFs, from) };
+    await writeLock(nodeFs, other, withEntry({ version: 1, skills: {} }, 'tidy-notes', entry));
+    const result = await relocateSkill(nodeFs, from, project, { move: true, lockFrom: other });
+    assert.deepEqual(result.skipped, []);
+    assert.match(result.kept ?? '', /leaves out \.git, node_modules/);
+    assert.equal(fs.readFileSync(path.join(from, '.git', 'HEAD'), 'utf8'), 'ref: refs/heads/main\n');
+    assert.ok(fs.existsSync(path.join(result.dir, 'SKILL.md')));
+    assert.ok((await readLock(nodeFs, other)).lock.skills['tidy-notes'], 'the kept original keeps its entry');
+  });
+
+  it('refuses to write through a .agents or .agents/skills link that leads out of the project', async () => {
+    const from = path.join(claude, 'tidy-notes');
+    write(from, SKILL);
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside);
+    fs.symlinkSync(outside, path.join(project, '.agents'), 'dir');
+    await assert.rejects(relocateSkill(nodeFs, from, project, { move: false }), /\.agents is a symbolic link/);
+    fs.unlinkSync(path.join(project, '.agents'));
+    fs.mkdirSync(path.join(project, '.agents'));
+    fs.symlinkSync(outside, path.join(project, '.agents', 'skills'), 'dir');
+    await assert.rejects(relocateSkill(nodeFs, from, project, { move: true }), /skills is a symbolic link/);
+    assert.deepEqual(fs.readdirSync(outside), [], 'nothing was written outside');
+    assert.ok(fs.existsSync(path.join(from, 'SKILL.md')));
   });
 
   it('moves a linked skill by copying what the link points to and removing only the link', async () => {
