@@ -46,6 +46,38 @@ export function skillPathProblem(skillPath: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A lock is committed by others: a local folder or zip it names must stay inside the project also
+ * after links are resolved, or a restore or an update's diff would read what a committed link points
+ * to. (file:// git URLs may name any repository on the machine: a team's local mirror is one; git
+ * only serves a repository's committed files, and restore installs only what hashes to the lock.)
+ */
+export async function lockSourceProblem(fs: FileSystemPort, projectRoot: string, source: SkillSource): Promise<string | undefined> {
+  if (source.kind === 'git' || source.path === undefined) return undefined;
+  const inside = (root: string, target: string): boolean => {
+    const relative = path.relative(root, target);
+    return !relative.startsWith('..') && !path.isAbsolute(relative);
+  };
+  const outside = `its source "${source.source}" is outside the project; a shared lock may only name folders and files inside it. Restore it by hand or re-add it from inside the project`;
+  if (!inside(projectRoot, path.resolve(source.path))) return outside;
+  if (!inside(await fs.realPath(projectRoot), await realPathOfNearest(fs, path.resolve(source.path)))) return `${outside} (it is reached through a link that leads out)`;
+  return undefined;
+}
+
+/** The real path of `target`, or of its nearest existing parent with the rest appended (a missing file behind a link still counts as behind it). */
+async function realPathOfNearest(fs: FileSystemPort, target: string): Promise<string> {
+  const rest: string[] = [];
+  let current = target;
+  for (;;) {
+    const real = await fs.realPath(current).catch(() => undefined);
+    if (real !== undefined) return path.join(real, ...rest.reverse());
+    const parent = path.dirname(current);
+    if (parent === current) return target;
+    rest.push(path.basename(current));
+    current = parent;
+  }
+}
+
 async function locate(fs: FileSystemPort, quarantine: Quarantine, name: string, entry: LockEntry): Promise<ImportCandidate | string> {
   const wanted = entry.skillwright?.renamedFrom ?? name;
   if (typeof entry.skillPath === 'string' && entry.skillPath !== '') {
@@ -91,6 +123,11 @@ export async function fetchLockedSkills(
     const source = sourceFromLockEntry(entry, projectRoot);
     if ('error' in source) {
       skills.push({ ...base, error: source.error });
+      continue;
+    }
+    const sourceProblem = await lockSourceProblem(fs, projectRoot, source);
+    if (sourceProblem) {
+      skills.push({ ...base, error: sourceProblem });
       continue;
     }
     const key = JSON.stringify([source.kind, source.url ?? source.path, source.ref ?? '']);

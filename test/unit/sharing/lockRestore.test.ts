@@ -140,17 +140,29 @@ describe('restoreFromLock', () => {
         [`${'n'.repeat(300)}`]: { source: './vendor', sourceType: 'local', computedHash: hashOutside },
         abs: { source: outside, sourceType: 'local', computedHash: hashOutside },
         up: { source: '../outside', sourceType: 'local', computedHash: hashOutside },
+        linked: { source: './vendor-link', sourceType: 'local', computedHash: hashOutside },
+        zipped: { source: './vendor-link/pack.zip', sourceType: 'zip', skillPath: 'SKILL.md', computedHash: hashOutside },
         slip: { source: url, sourceUrl: url, sourceType: 'git', skillPath: '../../../outside/SKILL.md', computedHash: hashOutside },
         rooted: { source: url, sourceUrl: url, sourceType: 'git', skillPath: '/etc/SKILL.md', computedHash: hashOutside },
       },
     };
     fs.writeFileSync(path.join(project, LOCK_FILE), JSON.stringify(hostile));
+    fs.symlinkSync(outside, path.join(project, 'vendor-link'));
     const before = listAll(root).filter((p) => !p.startsWith('tmp'));
     const results = await restoreFromLock(nodeFs, project, fetchPorts(temp), { frozen: false });
     const byName = new Map(results.map((r) => [r.name, r]));
     assert.equal(results.filter((r) => r.name === LOCK_FILE && r.status === 'error').length, 4, 'four unsafe names are dropped with a problem each');
     assert.match(byName.get('abs')?.message ?? '', /absolute path/);
     assert.match(byName.get('up')?.message ?? '', /outside the project/);
+    assert.match(byName.get('linked')?.message ?? '', /outside the project;.*link that leads out/);
+    assert.match(byName.get('zipped')?.message ?? '', /outside the project;.*link that leads out/);
+    // Installed here, so an update check would fetch the source and diff against it.
+    writeTree(project, { '.agents/skills/linked/SKILL.md': skillMd('linked'), '.agents/skills/zipped/SKILL.md': skillMd('zipped') });
+    const updates = await checkForUpdates(nodeFs, project, fetchPorts(temp), { names: ['linked', 'zipped'] });
+    fs.rmSync(path.join(project, '.agents', 'skills', 'linked'), { recursive: true });
+    fs.rmSync(path.join(project, '.agents', 'skills', 'zipped'), { recursive: true });
+    assert.deepEqual(updates.map((u) => `${u.name}:${u.status}`), ['linked:error', 'zipped:error']);
+    assert.ok(updates.every((u) => /link that leads out/.test(u.message ?? '') && u.diff === undefined && u.upstreamFiles === undefined), 'nothing was read from where the link points');
     assert.match(byName.get('slip')?.message ?? '', /steps out of the source/);
     assert.match(byName.get('rooted')?.message ?? '', /is absolute/);
     assert.ok(results.every((r) => r.status !== 'restored'));
