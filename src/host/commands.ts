@@ -15,6 +15,7 @@ import type { SaveAsSkill } from './saveAsSkill/saveAsSkill';
 import { isSaveAsSkillArgs } from './saveAsSkill/saveAsSkillArgs';
 import { isNewSkillArgs } from './skills/newSkillWizard';
 import type { SkillActions } from './skills/skillActions';
+import { refuseAwaitingConsent } from './skills/skillActions';
 import { isOpenSkillArgs, SkillPicker } from './skills/skillPicker';
 import type { SkillService } from './skills/skillService';
 import type { TraceView } from './execution/traceView';
@@ -103,8 +104,8 @@ export function commandHandlers(deps: CommandDeps): Record<CommandId, CommandHan
     [COMMANDS.checkSkillUpdates]: (args?: unknown) => deps.sharing.updates.run(isUpdateArgs(args) ? args : undefined),
     [COMMANDS.restoreSkillsFromLock]: (args?: unknown) => deps.sharing.restore.run(isRestoreArgs(args) ? args : undefined),
     // `{ file }` from the Skills tab's menu; a SKILL.md URI from a menu; nothing from the palette.
-    [COMMANDS.copyToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(false, relocateArgs(args)),
-    [COMMANDS.moveToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(true, relocateArgs(args)),
+    [COMMANDS.copyToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(false, consentedRelocateArgs(deps.skills, args)),
+    [COMMANDS.moveToAgentsSkills]: (args?: unknown) => deps.sharing.relocate.run(true, consentedRelocateArgs(deps.skills, args)),
     [COMMANDS.reviewProjectSkills]: () => deps.consent.review(),
     [COMMANDS.reindexSkills]: () =>
       vscode.window.withProgress({ location: { viewId: VIEWS.panel }, title: 'Reindexing skills' }, async () => {
@@ -129,6 +130,15 @@ export function registerCommands<Id extends string>(store: DisposableStore, hand
   for (const [id, handler] of Object.entries<CommandHandler>(handlers)) {
     store.add(vscode.commands.registerCommand(id, guardCommand(id, handler, logger, ui)));
   }
+}
+
+/** A copy or move writes through the skill service, which counts as written here: a held-back skill must be approved first. */
+function consentedRelocateArgs(skills: SkillService, args: unknown): { file?: string } | undefined {
+  const parsed = relocateArgs(args);
+  const file = parsed?.file;
+  const record = file === undefined ? undefined : skills.skillIndex.all().find((candidate) => candidate.file === file);
+  if (record) refuseAwaitingConsent(record);
+  return parsed;
 }
 
 function relocateArgs(args: unknown): { file?: string } | undefined {

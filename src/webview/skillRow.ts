@@ -89,11 +89,16 @@ export function skillMenuEntries(item: SkillListItem, send: Send): MenuEntry[] {
           { label: 'Test Triggering…', run: () => send({ type: 'skills/testTriggering', file }) },
         ]),
     ...((item.usage?.runs ?? 0) > 0 ? [{ label: 'Last Runs…', run: () => send({ type: 'skills/lastRuns', file }) }] : []),
-    { label: 'Duplicate…', run: () => send({ type: 'skills/duplicate', file }) },
-    { label: 'Rename…', run: () => send({ type: 'skills/rename', file }) },
+    // A held-back skill is approved on the consent card first: a copy or rename would count as written here.
+    ...(item.awaitingConsent
+      ? []
+      : [
+          { label: 'Duplicate…', run: () => send({ type: 'skills/duplicate', file }) },
+          { label: 'Rename…', run: () => send({ type: 'skills/rename', file }) },
+        ]),
     { label: item.disabled ? 'Enable' : 'Disable', run: () => send({ type: 'skills/setEnabled', file, enabled: item.disabled }) },
     { label: 'Reveal in Explorer', run: () => send({ type: 'skills/reveal', file }) },
-    ...(item.relocatable
+    ...(item.relocatable && !item.awaitingConsent
       ? [
           { label: 'Copy to .agents/skills', run: () => send({ type: 'skills/relocate', file, move: false }) },
           { label: 'Move to .agents/skills…', run: () => send({ type: 'skills/relocate', file, move: true }) },

@@ -288,6 +288,8 @@ export class ImportFlow {
         logger: this.deps.logger,
       });
       if (result.skipped) return { name: result.name, status: 'kept', message: result.skipped };
+      // Reviewed and confirmed here: the installed content is approved (the lock's `reviewed` is not trusted).
+      if (result.installedDir) await this.deps.skills.noteInstalled(result.installedDir, result.name);
       return { name: result.name, status: 'installed', ...(result.installedDir ? { dir: result.installedDir } : {}) };
     } catch (error) {
       this.deps.logger.warn(`Import of ${candidate.name} failed: ${describeError(error)}`);

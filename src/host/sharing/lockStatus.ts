@@ -55,6 +55,11 @@ export class LockStatusService implements vscode.Disposable {
   /** Watches the folders and schedules the first check; returns at once. */
   start(): void {
     this.watchers.clear();
+    // In Restricted Mode nothing of the repository is read or hashed; the check starts on trust.
+    if (!vscode.workspace.isTrusted) {
+      this.watchers.add(vscode.workspace.onDidGrantWorkspaceTrust(() => this.start()));
+      return;
+    }
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       // The lock itself and anything under .agents/skills, where locked skills live.
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${LOCK_FILE},.agents/skills/**}`));

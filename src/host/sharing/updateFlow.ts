@@ -163,6 +163,8 @@ export class UpdateFlow {
     }
     const result = await applyUpdate(this.ports().fs, root, check, choice, { ...(dangerous ? { override: 'review' as const } : {}), logger: this.logger });
     const dir = check.dir ?? lockedSkillDir(root, check.name);
+    // The upstream change was reviewed here (diff shown, choice made): its content is approved.
+    if (choice !== 'keep_mine') await this.skills.noteInstalled(dir, check.name);
     const conflicted = result.conflicted.map((file) => (path.isAbsolute(file) ? file : path.join(dir, ...file.split('/'))));
     this.logger.info(`Update of ${check.name} (${statusText(check.status)}): ${choice}${conflicted.length > 0 ? `, conflicts in ${conflicted.length} file(s)` : ''}`);
     return { name: check.name, status: check.status, choice, ...(conflicted.length > 0 ? { conflicted } : {}) };

@@ -6,12 +6,11 @@ import type { Logger } from '../../core/base/logger';
 import { describeError } from '../../core/base/logger';
 import { MemoryScanCache } from '../../core/security/scanCache';
 import { scanSkillFolder } from '../../core/security/skillScan';
-import type { LockEntry } from '../../core/sharing/skillsLock';
-import { computeSkillFolderHash, readLock } from '../../core/sharing/skillsLock';
+import { computeSkillFolderHash } from '../../core/sharing/skillsLock';
 import type { ConsentSkillSummary } from '../../core/skills/consent/consentSummary';
 import { consentSummary } from '../../core/skills/consent/consentSummary';
 import type { ConsentEntry, ConsentResult, ConsentStore, ConsentSubject } from '../../core/skills/consent/projectConsent';
-import { evaluateConsent, needsConsent, parseConsentStore, withDecisions, withRecords } from '../../core/skills/consent/projectConsent';
+import { declinedDirs, evaluateConsent, needsConsent, parseConsentStore, withDecisions, withRecords } from '../../core/skills/consent/projectConsent';
 import type { IndexedSkill } from '../../core/skills/index/skillRecordSet';
 import { parseSkillBytes } from '../../core/skills/model/skillParser';
 import type { ConsentCardView, WebviewToHost } from '../../shared/protocol';
@@ -111,7 +110,29 @@ export class ProjectConsent implements vscode.Disposable, ProjectSkillGate, Pane
   isHeld(skill: IndexedSkill): boolean {
     if (!this.enabledNow || skill.location.root.scope !== 'project') return false;
     if (this.allowed.get(skill.location.file) === versionOf(skill)) return false;
-    return !this.authoredIn(skill.location.dir);
+    // A write into a declined folder (a rename onto it, a save) does not let it in: only an approval does.
+    return !this.authoredIn(skill.location.dir) || declinedDirs(this.decisions).has(skill.location.dir);
+  }
+
+  /**
+   * An install in this window after its review (Import Skills…, Check for Skill Updates) approves
+   * what it installed, at the hash it has now. Not for Restore from Lock: the lock came with the
+   * repository, and restoring what it names is no review, so those skills still ask.
+   */
+  async recordInstalled(dir: string, name: string): Promise<void> {
+    if (!this.enabledNow) return;
+    let hash: string;
+    try {
+      hash = await computeSkillFolderHash(this.deps.skills.fs, dir);
+    } catch (error) {
+      this.deps.logger.warn(`Project skill consent: could not read the installed ${dir}: ${describeError(error)}`);
+      return;
+    }
+    this.hashes.delete(dir);
+    this.decisions = withRecords(this.decisions, { [hash]: { decision: 'approved', name, dir, at: new Date().toISOString(), by: 'installed' } });
+    await this.persist();
+    this.deps.logger.info(`Project skill consent: "${name}" approved as installed after its review`);
+    await this.evaluate();
   }
 
   settle(): Promise<void> {
@@ -138,7 +159,7 @@ export class ProjectConsent implements vscode.Disposable, ProjectSkillGate, Pane
     await this.refresh();
     if (this.listed().length === 0) {
       this.reviewing = false;
-      void vscode.window.showInformationMessage('Skillwright: no project skill is waiting for consent. Each one was approved, written in this workspace, or reviewed when installed through skills-lock.json.');
+      void vscode.window.showInformationMessage('Skillwright: no project skill is waiting for consent. Each one was approved, written in this workspace, or installed here after its review.');
       return;
     }
     await this.deps.showCard();
@@ -264,7 +285,7 @@ export class ProjectConsent implements vscode.Disposable, ProjectSkillGate, Pane
     }
     const now = Date.now();
     const authoredDirs = new Set(records.filter((record) => this.authoredIn(record.dir)).map((record) => record.dir));
-    const result = evaluateConsent({ subjects, store: this.decisions, lock: await this.readLocks(index.roots), authored: authoredDirs });
+    const result = evaluateConsent({ subjects, store: this.decisions, authored: authoredDirs });
     if (Object.keys(result.additions).length > 0) {
       this.decisions = withRecords(this.decisions, result.additions);
       await this.persist();
@@ -280,22 +301,6 @@ export class ProjectConsent implements vscode.Disposable, ProjectSkillGate, Pane
     await this.post();
     this.announce(result);
     this.changeEmitter.fire();
-  }
-
-  /** Entries of every project folder's skills-lock.json, merged (a hash must still match to count). */
-  private async readLocks(roots: readonly { readonly scope: string; readonly path: string }[]): Promise<{ version: number; skills: Record<string, LockEntry> }> {
-    const skills: Record<string, LockEntry> = {};
-    const folders = new Set((vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
-    if (!roots.some((root) => root.scope === 'project')) return { version: 1, skills };
-    for (const folder of folders) {
-      try {
-        const read = await readLock(this.deps.skills.fs, folder);
-        for (const [name, entry] of Object.entries(read.lock.skills)) if (entry.skillwright?.reviewed === true) skills[name] = entry;
-      } catch (error) {
-        this.deps.logger.warn(`Project skill consent: could not read the skills lock of ${folder}: ${describeError(error)}`);
-      }
-    }
-    return { version: 1, skills };
   }
 
   /** A notification the first time new skills wait, so a person who never opens the panel learns of them. */

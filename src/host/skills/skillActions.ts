@@ -33,6 +33,14 @@ export interface DeleteArgs {
 const PREVIEW_COMMAND = 'skillwright.openSkillPreview';
 
 /**
+ * A held-back skill must not be renamed, duplicated, copied or moved: every write here counts as
+ * written by the person, so the result would enter the catalog without anyone approving it.
+ */
+export function refuseAwaitingConsent(record: { readonly name: string; readonly awaitingConsent?: boolean }): void {
+  if (record.awaitingConsent) throw new Error(`Approve ${record.name} on the consent card first (Skillwright: Review Project Skills…).`);
+}
+
+/**
  * What the skill browser and the skill commands do to skills. Every action starts from an indexed
  * SKILL.md path (what the webview sends is checked against the index, never trusted as a path),
  * asks what it needs, writes through the index's file system and then invalidates the index, so
@@ -92,6 +100,7 @@ export class SkillActions {
   async duplicate(file: string, args: NameArgs = {}): Promise<string | undefined> {
     const record = this.record(file);
     if (!record) return undefined;
+    refuseAwaitingConsent(record);
     const root = this.copyRoot(record);
     const parentDir = path.join(root.path, ...record.category.split('/').filter(Boolean));
     const name = args.name ?? (await this.askName(`Duplicate "${record.name}"`, await this.freeCopyName(record, root, parentDir), root, parentDir));
@@ -114,6 +123,7 @@ export class SkillActions {
   async rename(file: string, args: NameArgs = {}): Promise<string | undefined> {
     const record = this.record(file);
     if (!record) return undefined;
+    refuseAwaitingConsent(record);
     this.refuseFolderAction(record, 'rename');
     const dirty = vscode.workspace.textDocuments.find((doc) => doc.isDirty && doc.uri.scheme === 'file' && isInside(record.dir, doc.uri.fsPath));
     if (dirty) throw new Error(`${path.basename(dirty.uri.fsPath)} of "${record.name}" has unsaved changes; save or revert them, then rename.`);

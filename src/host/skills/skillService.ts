@@ -65,6 +65,8 @@ export interface ProjectSkillGate {
   isHeld(skill: IndexedSkill): boolean;
   /** Runs once the index has loaded; `ready` resolves after it, so nothing sees unconsented skills first. */
   settle(): Promise<void>;
+  /** A skill installed in this window after its review (import, update): its content counts as approved. */
+  recordInstalled(dir: string, name: string): Promise<void>;
 }
 
 /**
@@ -126,6 +128,14 @@ export class SkillService implements vscode.Disposable {
   /** Set before `start()`: project skills it holds back stay out of active(), get(), search and the catalog. */
   useGate(gate: ProjectSkillGate): void {
     this.gate = gate;
+  }
+
+  /**
+   * Import and update write with plain file access, not through `fs`, so they say what they
+   * installed after a person reviewed it; restore from the lock must not call this.
+   */
+  async noteInstalled(dir: string, name: string): Promise<void> {
+    await this.gate?.recordInstalled(dir, name);
   }
 
   /** The gate's answer changed (a consent given, the setting turned off). */

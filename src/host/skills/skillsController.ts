@@ -140,7 +140,9 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
       case 'skills/checkUpdates': {
         const record = message.file !== undefined ? this.skills.skillIndex.all().find((r) => r.file === message.file) : undefined;
         if (message.file !== undefined && !record) throw new Error('That skill is no longer indexed; the list was out of date.');
-        await vscode.commands.executeCommand(COMMANDS.checkSkillUpdates, record ? { names: [record.name], ...(record.root.folder ? { folder: record.root.folder } : {}) } : undefined);
+        // Lock keys are the names the lock gives (the folder names), not always the frontmatter name.
+        const lockName = record ? (this.lockStatus?.statusOf(record.dir)?.name ?? record.name) : undefined;
+        await vscode.commands.executeCommand(COMMANDS.checkSkillUpdates, record && lockName ? { names: [lockName], ...(record.root.folder ? { folder: record.root.folder } : {}) } : undefined);
         return;
       }
       case 'skills/rate':

@@ -5,11 +5,10 @@ import * as path from 'node:path';
 import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { SkillRoot } from '../../../src/core/base/skillRoots';
 import { scanSkillFolder } from '../../../src/core/security/skillScan';
-import type { SkillsLock } from '../../../src/core/sharing/skillsLock';
 import { computeSkillFolderHash } from '../../../src/core/sharing/skillsLock';
 import { consentSummary, permissionLines } from '../../../src/core/skills/consent/consentSummary';
 import type { ConsentStore, ConsentSubject } from '../../../src/core/skills/consent/projectConsent';
-import { MAX_CONSENT_RECORDS, evaluateConsent, needsConsent, parseConsentStore, withDecisions, withRecords } from '../../../src/core/skills/consent/projectConsent';
+import { MAX_CONSENT_RECORDS, declinedDirs, evaluateConsent, needsConsent, parseConsentStore, withDecisions, withRecords } from '../../../src/core/skills/consent/projectConsent';
 import { SkillIndex } from '../../../src/core/skills/index/skillIndex';
 import type { IndexedSkill } from '../../../src/core/skills/index/skillRecordSet';
 import { parseSkillBytes } from '../../../src/core/skills/model/skillParser';
@@ -20,6 +19,7 @@ import { skillRecord } from './skillRecordFixture';
 const nodeFs = new NodeFileSystem();
 const HASH_A = 'a'.repeat(64);
 const HASH_B = 'b'.repeat(64);
+const HASH_C = 'c'.repeat(64);
 const AT = new Date('2026-01-02T03:04:05.000Z');
 
 function write(root: string, files: Record<string, string>): void {
@@ -35,10 +35,6 @@ function skillMd(name: string, extra = ''): string {
 
 function subject(name: string, hash: string, extra: Parameters<typeof skillRecord>[2] = {}): ConsentSubject {
   return { record: skillRecord(name, `${name} things`, extra), hash };
-}
-
-function lockWith(name: string, computedHash: string, reviewed: boolean | undefined): SkillsLock {
-  return { version: 1, skills: { [name]: { source: 'acme/skills', sourceType: 'github', computedHash, ...(reviewed === undefined ? {} : { skillwright: { reviewed } }) } } };
 }
 
 describe('project skill consent', () => {
@@ -74,26 +70,45 @@ describe('project skill consent', () => {
     assert.equal(result.heldBack.size, 1);
   });
 
-  it('lets in a skill installed through the lock with a review, only while its hash matches', () => {
+  it('lets in a skill installed here after its review, and keeps that source when read back', () => {
     const installed = subject('tidy', HASH_A);
-    assert.equal(evaluateConsent({ subjects: [installed], store: {}, lock: lockWith('tidy', HASH_A, true) }).entries[0]?.reason, 'lock');
-    assert.equal(evaluateConsent({ subjects: [installed], store: {}, lock: lockWith('tidy', HASH_B, true) }).entries[0]?.state, 'pending');
-    // Written by another tool (no review recorded), or reviewed: false: it asks.
-    assert.equal(evaluateConsent({ subjects: [installed], store: {}, lock: lockWith('tidy', HASH_A, undefined) }).entries[0]?.state, 'pending');
-    assert.equal(evaluateConsent({ subjects: [installed], store: {}, lock: lockWith('tidy', HASH_A, false) }).entries[0]?.state, 'pending');
+    const store = parseConsentStore(JSON.parse(JSON.stringify({ [HASH_A]: { decision: 'approved', name: 'tidy', dir: installed.record.dir, at: AT.toISOString(), by: 'installed' } })));
+    assert.equal(store[HASH_A]?.by, 'installed');
+    assert.equal(evaluateConsent({ subjects: [installed], store }).entries[0]?.state, 'approved');
+    // Other content in the installed folder (the repository changed it) asks again.
+    assert.equal(evaluateConsent({ subjects: [subject('tidy', HASH_B)], store }).entries[0]?.reason, 'changed');
   });
 
-  it('counts a skill written here as approved and returns the decision to remember, even over a decline', () => {
+  it('counts a skill written here as approved and returns the decision to remember', () => {
     const mine = subject('mine', HASH_B);
-    const declined = withDecisions({}, [mine], 'declined', 'card', AT);
-    const result = evaluateConsent({ subjects: [mine], store: declined, authored: new Set([mine.record.dir]), now: () => AT });
+    const result = evaluateConsent({ subjects: [mine], store: {}, authored: new Set([mine.record.dir]), now: () => AT });
     assert.equal(result.entries[0]?.state, 'approved');
     assert.equal(result.entries[0]?.reason, 'authored');
     assert.deepEqual(result.additions[HASH_B], { decision: 'approved', name: 'mine', dir: mine.record.dir, at: AT.toISOString(), by: 'authored' });
-    const remembered = withRecords(declined, result.additions);
+    const remembered = withRecords({}, result.additions);
     const later = evaluateConsent({ subjects: [mine], store: remembered });
     assert.equal(later.entries[0]?.reason, 'authored');
     assert.deepEqual(later.additions, {});
+  });
+
+  it('does not let a write undo a decline: the same content stays declined, other content in that folder asks', () => {
+    const tracker = subject('tracker', HASH_A);
+    const declined = withDecisions({}, [tracker], 'declined', 'card', AT);
+    // A rename or duplicate onto the folder writes the same content: still declined, nothing remembered.
+    const same = evaluateConsent({ subjects: [tracker], store: declined, authored: new Set([tracker.record.dir]), now: () => AT });
+    assert.equal(same.entries[0]?.state, 'declined');
+    assert.deepEqual(same.additions, {});
+    assert.equal(same.heldBack.size, 1);
+    // Written with other content: it is not approved by the write, it asks on the card.
+    const edited = evaluateConsent({ subjects: [subject('tracker', HASH_B)], store: declined, authored: new Set([tracker.record.dir]), now: () => AT });
+    assert.equal(edited.entries[0]?.state, 'pending');
+    assert.deepEqual(edited.additions, {});
+    assert.deepEqual([...declinedDirs(declined)], [tracker.record.dir]);
+    // An approval on the card, later, clears the decline for the folder.
+    const approved = withDecisions(declined, [subject('tracker', HASH_B)], 'approved', 'card', new Date(AT.getTime() + 1000));
+    assert.equal(declinedDirs(approved).size, 0);
+    const after = evaluateConsent({ subjects: [subject('tracker', HASH_C)], store: approved, authored: new Set([tracker.record.dir]), now: () => AT });
+    assert.equal(after.entries[0]?.reason, 'authored');
   });
 
   it('asks only about project skills', () => {

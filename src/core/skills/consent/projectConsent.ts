@@ -1,24 +1,20 @@
 /**
  * Consent for project skills: which skills that came with a trusted repository may enter the
  * catalog. A project skill is in when a person approved its content (by hash, so a changed file
- * asks again), wrote it in this workspace, or installed it through the lock after a review whose
- * hash still matches; otherwise it waits on the consent card (or stays out once declined).
- * Pure: the host supplies the hashes, the stored decisions, the lock and what was written here.
+ * asks again), wrote it in this workspace, or installed it here after the import or update review;
+ * otherwise it waits on the consent card (or stays out once declined). skills-lock.json is not
+ * asked: it comes with the repository, so its say-so would let the repository approve itself.
+ * Pure: the host supplies the hashes, the stored decisions and what was written here.
  */
 import type { SkillRecord } from '../model/skillTypes';
 
-/**
- * What consent reads of skills-lock.json (core/sharing/skillsLock.ts's SkillsLock fits it; that room
- * may import this one, so the shape is restated rather than imported).
- */
-export interface ConsentLock {
-  readonly skills: Readonly<Record<string, { readonly computedHash: string; readonly skillwright?: { readonly reviewed?: boolean } } | undefined>>;
-}
-
 export type ConsentDecision = 'approved' | 'declined';
 
-/** How a decision came about: the consent card, or a write in this workspace (editor, commands, agent). */
-export type ConsentSource = 'card' | 'authored';
+/**
+ * How a decision came about: the consent card, a write in this workspace (editor, commands, agent),
+ * or an install in this window after its review (Import Skills…, Check for Skill Updates).
+ */
+export type ConsentSource = 'card' | 'authored' | 'installed';
 
 /** One remembered decision, stored under the skill folder's content hash. */
 export interface ConsentRecord {
@@ -43,10 +39,10 @@ export interface ConsentSubject {
 export type ConsentState = 'approved' | 'pending' | 'declined';
 
 /**
- * Why a skill is where it is: approved on the card, written here, reviewed through the lock,
+ * Why a skill is where it is: approved on the card (or installed here after a review), written here,
  * declined on the card, never seen, or changed since its folder was last approved.
  */
-export type ConsentReason = 'approved' | 'authored' | 'lock' | 'declined' | 'new' | 'changed';
+export type ConsentReason = 'approved' | 'authored' | 'declined' | 'new' | 'changed';
 
 export interface ConsentEntry {
   readonly record: SkillRecord;
@@ -58,8 +54,10 @@ export interface ConsentEntry {
 export interface ConsentInputs {
   readonly subjects: readonly ConsentSubject[];
   readonly store: ConsentStore;
-  readonly lock?: ConsentLock;
-  /** Skill folders written in this workspace since they were last hashed: they count as approved. */
+  /**
+   * Skill folders written in this workspace since they were last hashed: they count as approved,
+   * except a folder whose latest decision is a decline (only an approval clears that).
+   */
   readonly authored?: ReadonlySet<string>;
   /** For the records of new decisions (authored skills). */
   readonly now?: () => Date;
@@ -81,17 +79,24 @@ export function needsConsent(record: SkillRecord): boolean {
   return record.scope === 'project';
 }
 
-/** True for a lock entry a person reviewed at install, whose recorded hash is the folder's now. */
-function lockReviewed(lock: ConsentLock | undefined, subject: ConsentSubject): boolean {
-  if (!lock) return false;
-  const entries = [lock.skills[subject.record.name], lock.skills[subject.record.folderName]];
-  return entries.some((entry) => entry !== undefined && entry.skillwright?.reviewed === true && entry.computedHash === subject.hash);
+/**
+ * The skill folders whose latest decision is a decline. A write there (a rename, a duplicate's
+ * target, a save) does not let the folder in: a decline is cleared only by an approval.
+ */
+export function declinedDirs(store: ConsentStore): ReadonlySet<string> {
+  const latest = new Map<string, ConsentRecord>();
+  for (const record of Object.values(store)) {
+    const seen = latest.get(record.dir);
+    if (!seen || seen.at <= record.at) latest.set(record.dir, record);
+  }
+  return new Set([...latest].filter(([, record]) => record.decision === 'declined').map(([dir]) => dir));
 }
 
 export function evaluateConsent(inputs: ConsentInputs): ConsentResult {
   const now = inputs.now ?? (() => new Date());
   const approvedDirs = new Set<string>();
   for (const record of Object.values(inputs.store)) if (record.decision === 'approved') approvedDirs.add(record.dir);
+  const declined = declinedDirs(inputs.store);
   const entries: ConsentEntry[] = [];
   const additions: Record<string, ConsentRecord> = {};
   for (const subject of inputs.subjects) {
@@ -99,8 +104,8 @@ export function evaluateConsent(inputs: ConsentInputs): ConsentResult {
     const stored = inputs.store[hash];
     let state: ConsentState;
     let reason: ConsentReason;
-    if (inputs.authored?.has(record.dir)) {
-      // Written here: whatever was decided for an earlier content, this content is the person's own.
+    if (inputs.authored?.has(record.dir) && stored?.decision !== 'declined' && !declined.has(record.dir)) {
+      // Written here: whatever was approved for an earlier content, this content is the person's own.
       state = 'approved';
       reason = 'authored';
       if (stored?.decision !== 'approved' || stored.dir !== record.dir) {
@@ -112,9 +117,6 @@ export function evaluateConsent(inputs: ConsentInputs): ConsentResult {
     } else if (stored?.decision === 'declined') {
       state = 'declined';
       reason = 'declined';
-    } else if (lockReviewed(inputs.lock, subject)) {
-      state = 'approved';
-      reason = 'lock';
     } else {
       state = 'pending';
       reason = approvedDirs.has(record.dir) ? 'changed' : 'new';
@@ -163,7 +165,7 @@ export function parseConsentStore(value: unknown): ConsentStore {
     if (!/^[0-9a-f]{64}$/.test(hash) || !isRecordObject(raw)) continue;
     const { decision, name, dir, at, by } = raw;
     if ((decision !== 'approved' && decision !== 'declined') || typeof name !== 'string' || typeof dir !== 'string' || typeof at !== 'string') continue;
-    store[hash] = { decision, name, dir, at, by: by === 'authored' ? 'authored' : 'card' };
+    store[hash] = { decision, name, dir, at, by: by === 'authored' || by === 'installed' ? by : 'card' };
   }
   return store;
 }
