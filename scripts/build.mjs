@@ -71,6 +71,17 @@ const configs = [
     target: 'node20',
   },
   {
+    // isomorphic-git, the fallback when there is no git program: a file of its own, loaded on the
+    // first clone without git (src/core/sharing/gitPorts.ts), shared by the extension and the CLI.
+    ...common,
+    sourcemap: false,
+    entryPoints: { isomorphicGit: 'src/core/sharing/isomorphicGitEntry.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     // The CLI itself; dist/cli.js (below) runs it with V8's code cache (src/cli/cliLoader.ts).
     ...common,
     entryPoints: ['src/cli/main.ts'],

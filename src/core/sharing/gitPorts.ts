@@ -4,7 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import * as nodeFs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import type * as IsomorphicGit from './isomorphicGitEntry';
 import type { GitPort } from './quarantine';
 
 export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
@@ -125,6 +127,19 @@ export function systemGitPort(options: { readonly gitPath?: string; readonly tim
   };
 }
 
+/**
+ * The git client module: beside the bundle as isomorphicGit.js, or beside this file when run from
+ * the compiled sources. `createRequire` keeps esbuild from pulling it into the bundle that imports this.
+ */
+function loadIsomorphicGit(): typeof IsomorphicGit {
+  const load = createRequire(__filename);
+  const candidates = [path.join(__dirname, 'isomorphicGit.js'), path.join(__dirname, 'isomorphicGitEntry.js')];
+  for (const candidate of candidates) {
+    if (nodeFs.existsSync(candidate)) return load(candidate) as typeof IsomorphicGit;
+  }
+  throw new GitError(`the git client is missing (looked for ${candidates.join(' and ')}); reinstall Skillwright, or install git`);
+}
+
 /** isomorphic-git over Node's fs and http: HTTPS (and plain HTTP) only. */
 export function isomorphicGitPort(): GitPort & { readonly name: string } {
   return {
@@ -134,8 +149,7 @@ export function isomorphicGitPort(): GitPort & { readonly name: string } {
       if (!/^https?:\/\//i.test(url)) {
         throw new GitError(`${url} needs the git program: without it Skillwright fetches https:// URLs only (install git, or use the repository's https URL)`);
       }
-      const git = await import('isomorphic-git');
-      const http = (await import('isomorphic-git/http/node')).default;
+      const { git, http } = loadIsomorphicGit();
       if (signal?.aborted) throw new GitError('git was cancelled');
       const common = { fs: nodeFs, http, dir: into, url, onAuth: () => ({ cancel: true }) };
       await nodeFs.promises.mkdir(into, { recursive: true });
