@@ -15,7 +15,7 @@ import { fetchLockedSkills } from './lockedFetch';
 import type { FetchPorts } from './quarantine';
 import { assertInstallable } from './skillInstaller';
 import type { SkillwrightLockInfo } from './skillsLock';
-import { hashSkillFiles, readLock, withEntry, writeLock } from './skillsLock';
+import { computeSkillFolderHash, hashSkillFiles, readLock, withEntry, writeLock } from './skillsLock';
 import { mergeTexts } from './textMerge';
 
 export type UpdateStatus = 'up_to_date' | 'update_available' | 'changed_locally' | 'both_changed' | 'missing' | 'error';
@@ -31,6 +31,8 @@ export interface UpdateCheck {
   /** `.agents/skills/<name>` */
   readonly dir?: string;
   readonly upstreamHash?: string;
+  /** The local folder's hash at check time: applyUpdate refuses when the folder changed since. */
+  readonly localHash?: string;
   /** The upstream files, kept for applyUpdate. */
   readonly upstreamFiles?: ReadonlyMap<string, Uint8Array>;
 }
@@ -90,6 +92,7 @@ export async function checkForUpdates(
         diff: diffFileMaps(local, skill.upstream.files),
         dir: skill.dir,
         upstreamHash: skill.upstream.hash,
+        ...(skill.localHash !== undefined ? { localHash: skill.localHash } : {}),
         upstreamFiles: skill.upstream.files,
       });
     }
@@ -145,6 +148,10 @@ export async function applyUpdate(
   const { review, upstreamFiles, upstreamHash, dir } = check;
   if (!review || !upstreamFiles || !upstreamHash || !dir) throw new Error(`${check.name}: nothing to apply (${check.message ?? check.status})`);
   assertInstallable(review, options.override);
+  // The diff and the choice were made on the folder as it was then; an edit since would be lost.
+  if (check.localHash === undefined || (await computeSkillFolderHash(fs, dir)) !== check.localHash) {
+    throw new Error(`${check.name}: .agents/skills/${path.basename(dir)} changed since the check; check for updates again`);
+  }
   const read = await readLock(fs, projectRoot);
   const entry = read.lock.skills[check.name];
   if (!entry) throw new Error(`${check.name} is no longer in skills-lock.json`);

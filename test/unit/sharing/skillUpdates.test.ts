@@ -78,6 +78,19 @@ describe('skill updates', () => {
     assert.equal(readTree(lockedSkillDir(project, 'pdf'))['ref.md'], 'reference\n');
   });
 
+  it('refuses to apply an update over an edit made after the check', async function () {
+    this.timeout(20_000);
+    commitFiles(work, { 'skills/pdf/ref.md': 'reference 2\n' }, 'ref');
+    const update = await check();
+    assert.equal(update.status, 'update_available');
+    editLocally();
+    await assert.rejects(applyUpdate(nodeFs, project, update, 'take_theirs'), /changed since the check; check for updates again/);
+    await assert.rejects(applyUpdate(nodeFs, project, update, 'merge'), /changed since the check/);
+    assert.match(skillFile(), /five bullets/);
+    assert.equal(readTree(lockedSkillDir(project, 'pdf'))['ref.md'], 'reference\n');
+    await applyUpdate(nodeFs, project, update, 'keep_mine');
+  });
+
   it('merges with conflict markers where the two sides differ and keeps the rest', async function () {
     this.timeout(20_000);
     editLocally();
