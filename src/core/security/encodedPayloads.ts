@@ -15,8 +15,11 @@ export interface EncodedPayload {
 /** Shorter runs are words, ids and hashes, not hidden sentences. */
 const MIN_BASE64 = 24;
 const MAX_RUN = 20_000;
-/** A text with more encoded runs than this is data (a lock file, an image dump); the first ones are enough. */
-const MAX_PAYLOADS = 40;
+/**
+ * Encoded text decoded per scan, in characters of runs. Bounded by volume, not by count, so that
+ * harmless runs (a lock file, an image dump) cannot use up the allowance before a malicious one.
+ */
+const MAX_DECODED_CHARS = 2_000_000;
 
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){12,}/g;
@@ -58,10 +61,12 @@ function fromHex(hex: string): Uint8Array {
 /** Encoded runs in `text` that decode to readable text, in text order. */
 export function findEncodedPayloads(text: string): EncodedPayload[] {
   const out: EncodedPayload[] = [];
+  let budget = MAX_DECODED_CHARS;
   const scan = (regex: RegExp, encoding: EncodedPayload['encoding'], decode: (run: string) => Uint8Array | undefined): void => {
     const re = new RegExp(regex.source, regex.flags);
-    for (let m = re.exec(text); m && out.length < MAX_PAYLOADS; m = re.exec(text)) {
+    for (let m = re.exec(text); m && budget > 0; m = re.exec(text)) {
       if (m[0].length > MAX_RUN) continue;
+      budget -= m[0].length;
       const bytes = decode(m[0]);
       const decoded = bytes ? readable(bytes) : undefined;
       if (decoded !== undefined) out.push({ index: m.index, length: m[0].length, encoding, decoded });

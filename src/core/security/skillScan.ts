@@ -23,7 +23,7 @@ export interface ScanCache {
 export type { ScanCategory, ScanContext, Severity } from './threatPatterns';
 
 /** Bumped whenever a pattern or a check changes, so cached reports of older scanners are not reused. */
-export const SCANNER_VERSION = '3';
+export const SCANNER_VERSION = '4';
 
 export type Verdict = 'safe' | 'caution' | 'dangerous';
 
@@ -125,7 +125,8 @@ export async function scanSkillFolder(fs: FileSystemPort, dir: string, options: 
   for (const entry of tree.entries) {
     hash.update(`${entry.kind}\0${entry.path}\0`);
     hash.update(entry.bytes ?? new Uint8Array(0));
-    hash.update(`\0${entry.linkTarget ?? ''}\0${entry.escapes ? 'out' : ''}\0`);
+    // A file too large to read is known by its size only: a changed size must not hit the cache.
+    hash.update(`\0${entry.linkTarget ?? ''}\0${entry.escapes ? 'out' : ''}\0${entry.bytes === undefined ? entry.size : ''}\0`);
   }
   const contentHash = hash.digest('hex');
   const key = `${contentHash}:${SCANNER_VERSION}`;

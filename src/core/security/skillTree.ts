@@ -81,16 +81,31 @@ function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
   return magic.every((b, i) => bytes[i] === b);
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Formats whose files can pass for text at a glance but are data (when they are not UTF-8). */
+const DATA_MAGIC: readonly number[][] = [
+  [0x89, 0x50, 0x4e, 0x47], // PNG
+  [0xff, 0xd8, 0xff], // JPEG
+  [0x47, 0x49, 0x46, 0x38], // GIF
+  [0x25, 0x50, 0x44, 0x46], // PDF
+];
 
-/** The text of a file, or undefined when it is binary (a NUL byte, or not UTF-8). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The text of a file, or undefined when it is binary. Binary means a NUL byte in the first 8 KB
+ * (after a UTF-16 byte-order mark is honoured) or a known binary format that is not UTF-8. Any
+ * other file is text: invalid bytes become U+FFFD, so one stray byte cannot hide a script from the
+ * patterns.
+ */
 function decodeText(bytes: Uint8Array): string | undefined {
-  const head = bytes.subarray(0, 8192);
-  if (head.includes(0)) return undefined;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  if (bytes.subarray(0, 8192).includes(0)) return undefined;
   try {
-    return utf8.decode(bytes);
+    return strictUtf8.decode(bytes);
   } catch {
-    return undefined;
+    if ([...NATIVE_MAGIC, ...ARCHIVE_MAGIC, ...DATA_MAGIC].some((m) => startsWith(bytes, m))) return undefined;
+    return new TextDecoder('utf-8').decode(bytes);
   }
 }
 
@@ -109,7 +124,10 @@ async function readFileEntry(fs: FileSystemPort, abs: string, rel: string, modeO
   const size = stat?.size ?? 0;
   const mode = await modeOf(abs).catch(() => undefined);
   const execBit = mode !== undefined && (mode & 0o111) !== 0;
-  if (size > READ_MAX_BYTES) return { path: rel, kind: execBit ? 'executable' : 'binary', size, execBit, binaryClass: 'other' };
+  if (size > READ_MAX_BYTES) {
+    findings.push(finding('structure-not-fully-scanned', 'high', `is ${kb(size)} (more than ${kb(READ_MAX_BYTES)}), so it was not read or scanned at all; split the file or review it by hand`, rel));
+    return { path: rel, kind: execBit ? 'executable' : 'binary', size, execBit, binaryClass: 'other' };
+  }
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFile(abs);
@@ -123,6 +141,10 @@ async function readFileEntry(fs: FileSystemPort, abs: string, rel: string, modeO
   }
   const shebang = text.startsWith('#!');
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.length > SCAN_MAX_CHARS) {
+    // The verdict must not read safe over text nobody scanned.
+    findings.push(finding('structure-not-fully-scanned', 'high', `holds ${body.length.toLocaleString('en-US')} characters; only the first ${SCAN_MAX_CHARS.toLocaleString('en-US')} characters were scanned; split the file or review it by hand`, rel));
+  }
   return { path: rel, kind: shebang || execBit ? 'executable' : 'text', size: bytes.length, bytes, text: body.slice(0, SCAN_MAX_CHARS), execBit, shebang };
 }
 

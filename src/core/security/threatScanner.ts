@@ -136,7 +136,9 @@ function scanUnicode(raw: string, out: ThreatFinding[], context: ScanContext): v
   /** The character ending just before `i`. */
   const before = (i: number): string => (i >= 2 && /[\uDC00-\uDFFF]/.test(raw[i - 1] ?? '') ? raw.slice(i - 2, i) : raw.slice(Math.max(0, i - 1), i));
   const isTag = (c: string): boolean => (c.codePointAt(0) ?? 0) >= 0xe0000 && (c.codePointAt(0) ?? 0) <= 0xe007f;
-  for (let i = 0; i < raw.length && out.length < MAX_FINDINGS; ) {
+  // Bounded per kind, not by `out`: a flood of invisible characters must not crowd out the other patterns.
+  let found = 0;
+  for (let i = 0; i < raw.length && found < MAX_FINDINGS; ) {
     if (raw.charCodeAt(i) < 0x80) {
       i++;
       continue;
@@ -185,6 +187,7 @@ function scanUnicode(raw: string, out: ThreatFinding[], context: ScanContext): v
         detail = `${chars.length} character${chars.length === 1 ? '' : 's'} (${codes.slice(0, 4).join(', ')}${codes.length > 4 ? ', …' : ''})`;
       }
       out.push(unicodeFinding(id, raw, i, runText.length, context, detail));
+      found++;
     }
     i = end;
   }
@@ -233,9 +236,11 @@ function severityOf(pattern: ThreatPattern, context: ScanContext, match: Pattern
 
 function runPattern(state: ScanState, pattern: ThreatPattern, text: string, note?: string): void {
   const { norm, raw, findings, context } = state;
+  // Each pattern is bounded on its own so that no pattern's flood hides another's match.
+  let found = 0;
   try {
     for (const match of pattern.find(text)) {
-      if (findings.length >= MAX_FINDINGS) break;
+      if (found >= MAX_FINDINGS) break;
       const span = rawSpan(norm, match.index, match.length);
       if (note && findings.some((f) => f.id === pattern.id && f.index === span.index)) continue;
       const message = match.detail ? `${pattern.message} (${match.detail})` : pattern.message;
@@ -248,6 +253,7 @@ function runPattern(state: ScanState, pattern: ThreatPattern, text: string, note
         index: span.index,
         excerpt: excerptOf(raw, span.index, span.length),
       });
+      found++;
     }
   } catch {
     // A pattern bug must not turn a scan into a crash; the other patterns still ran.
@@ -260,8 +266,10 @@ function scanDecoded(state: ScanState, depth: number): void {
   if (depth >= MAX_DECODE_DEPTH) return;
   const meta = derivedMeta.get('obfuscation-encoded-payload');
   if (!meta) return;
+  let reported = 0;
   for (const payload of findEncodedPayloads(state.norm.text)) {
-    if (state.findings.length >= MAX_FINDINGS) break;
+    // Only payloads that say something count toward the bound: harmless ones must not hide the next.
+    if (reported >= MAX_FINDINGS) break;
     // Even a weak signal counts once encoded: nobody encodes a command they want reviewed.
     const inner = scanWith(payload.decoded, state.context, depth + 1);
     if (inner.length === 0) continue;
@@ -278,6 +286,7 @@ function scanDecoded(state: ScanState, depth: number): void {
       index: span.index,
       excerpt: excerptOf(state.raw, span.index, span.length),
     });
+    reported++;
   }
 }
 
@@ -299,13 +308,17 @@ function scanWith(text: string, context: ScanContext, depth: number): ThreatFind
 }
 
 /**
- * Scans `text` and reports its findings in text order: all but `low` ones unless `includeLow`.
- * `ok` is true when no finding is above `low`. Never throws: a pattern that fails is skipped.
+ * Scans `text` and reports at most MAX_FINDINGS findings in text order: all but `low` ones unless
+ * `includeLow`. When there are more, the most severe are kept (then the earliest), so a flood of
+ * weak findings never hides a strong one. `ok` is true when no finding at all is above `low`.
+ * Never throws: a pattern that fails is skipped.
  */
 export function scanText(text: string, options: ScanOptions = {}): ScanResult {
   const all = scanWith(text, options.context ?? 'memory', 0);
-  all.sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
-  const findings = options.includeLow ? all : all.filter((f) => f.severity !== 'low');
+  const shown = options.includeLow ? all : all.filter((f) => f.severity !== 'low');
+  shown.sort((a, b) => RANK[b.severity] - RANK[a.severity] || a.index - b.index || a.id.localeCompare(b.id));
+  const findings = shown.slice(0, MAX_FINDINGS);
+  findings.sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
   return { ok: all.every((f) => f.severity === 'low'), findings };
 }
 

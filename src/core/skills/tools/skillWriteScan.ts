@@ -46,9 +46,21 @@ export async function checkAfterWrite(
     return false;
   });
   if (fresh.length === 0) return { ok: true, verdict: report.verdict, report };
-  await undo();
   const listed = fresh.slice(0, MAX_LISTED).map((f) => `- ${findingLocation(f) || '(skill folder)'}: ${f.id} (${f.category}): ${f.message}`);
   if (fresh.length > MAX_LISTED) listed.push(`- and ${fresh.length - MAX_LISTED} more`);
+  try {
+    await undo();
+  } catch (error) {
+    // The dangerous content is still on disk: say so plainly instead of letting the error escape.
+    const files = Array.from(new Set(fresh.map((f) => f.file).filter((f): f is string => f !== undefined)));
+    const where = files.length > 0 ? files.map((f) => `${dir}/${f}`).join(', ') : dir;
+    return {
+      ok: false,
+      error:
+        `${what} made the skill dangerous and the rollback failed (${error instanceof Error ? error.message : String(error)}): remove ${where} by hand, ` +
+        `or restore it from a backup, before the skill is used. Findings:\n${listed.join('\n')}`,
+    };
+  }
   return {
     ok: false,
     error:
