@@ -97,6 +97,7 @@ export function systemGitPort(options: { readonly gitPath?: string; readonly tim
     available: () => (known ??= run(git, ['--version'], { timeoutMs: 10_000 }).then((r) => r.code === 0, () => false)),
     async clone(url, ref, into, signal) {
       if (url.startsWith('-')) throw new GitError(`"${url}" is not a git URL`);
+      if (ref?.startsWith('-')) throw new GitError(`"${ref}" is not a branch, tag or commit name`);
       await nodeFs.promises.mkdir(path.dirname(into), { recursive: true });
       if (ref === undefined || !COMMIT_LIKE.test(ref)) {
         const byName = await run(git, [...safe, 'clone', '--quiet', '--depth', '1', '--no-tags', ...(ref ? ['--branch', ref] : []), '--', url, into], { timeoutMs, signal });
@@ -108,14 +109,14 @@ export function systemGitPort(options: { readonly gitPath?: string; readonly tim
       // does not serve single commits.
       await nodeFs.promises.mkdir(into, { recursive: true });
       await checked(['init', '--quiet'], into, signal);
-      await checked(['remote', 'add', 'origin', url], into, signal);
-      const one = await run(git, [...safe, 'fetch', '--quiet', '--depth', '1', 'origin', ref], { cwd: into, timeoutMs, signal });
+      await checked(['remote', 'add', '--', 'origin', url], into, signal);
+      const one = await run(git, [...safe, 'fetch', '--quiet', '--depth', '1', '--', 'origin', ref], { cwd: into, timeoutMs, signal });
       if (one.code === 0) {
         await checked([...safe, 'checkout', '--quiet', '--detach', 'FETCH_HEAD'], into, signal);
       } else if (!COMMIT_LIKE.test(ref)) {
         throw new GitError(`${url} has no branch, tag or commit "${ref}"`);
       } else {
-        await checked([...safe, 'fetch', '--quiet', '--tags', 'origin'], into, signal).catch((error: Error) => {
+        await checked([...safe, 'fetch', '--quiet', '--tags', '--', 'origin'], into, signal).catch((error: Error) => {
           throw new GitError(`could not fetch ${url}: ${error.message}`);
         });
         await checked([...safe, 'checkout', '--quiet', '--detach', ref], into, signal).catch(() => {

@@ -5,6 +5,7 @@
  * in the other.
  */
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface SkillSource {
   readonly kind: 'folder' | 'zip' | 'git';
@@ -52,6 +53,11 @@ export function portablePath(from: string, to: string): string {
   const portable = relative.split(path.sep).join('/');
   if (!portable) return '.';
   return portable === '..' || portable.startsWith('../') ? portable : `./${portable}`;
+}
+
+/** A ref git could read as an option, or one no branch, tag or commit can have. */
+function badRef(ref: string): boolean {
+  return ref.startsWith('-') || /[\s\0~^:?*[\\]/.test(ref);
 }
 
 function splitFragment(input: string): { rest: string; ref?: string } {
@@ -121,7 +127,7 @@ export function parseSkillSource(input: string, options: { readonly cwd: string;
   if (/[\0\r\n]/.test(trimmed)) return { error: 'the source contains control characters' };
   if (/^ext::/i.test(trimmed) || /^[a-z][a-z0-9+.-]*::/i.test(trimmed)) return { error: `git transports such as "ext::" run programs and are refused. Use ${ACCEPTED_SOURCES}` };
   const ref = options.ref?.trim() || undefined;
-  if (ref !== undefined && (ref.startsWith('-') || /[\s\0~^:?*[\\]/.test(ref))) return { error: `"${ref}" is not a branch, tag or commit name` };
+  if (ref !== undefined && badRef(ref)) return { error: `"${ref}" is not a branch, tag or commit name` };
 
   if (isLocalPath(trimmed)) {
     if (ref) return { error: `--ref applies to git sources; "${trimmed}" is a local path` };
@@ -137,7 +143,7 @@ export function parseSkillSource(input: string, options: { readonly cwd: string;
   const { rest, ref: fragmentRef } = splitFragment(trimmed);
   if (fragmentRef && ref && fragmentRef !== ref) return { error: `the source says #${fragmentRef} and --ref says ${ref}; give one` };
   const wanted = ref ?? fragmentRef;
-  if (wanted !== undefined && (wanted.startsWith('-') || /[\s\0~^:?*[\\]/.test(wanted))) return { error: `"${wanted}" is not a branch, tag or commit name` };
+  if (wanted !== undefined && badRef(wanted)) return { error: `"${wanted}" is not a branch, tag or commit name` };
 
   const prefixed = /^(github|gitlab):(.+)$/.exec(rest);
   if (prefixed?.[1] === 'gitlab' && prefixed[2]) return gitSource(`https://gitlab.com/${prefixed[2]}`, wanted);
@@ -157,11 +163,31 @@ export function parseSkillSource(input: string, options: { readonly cwd: string;
   return { error: `"${trimmed}" is not a source Skillwright can import. Use ${ACCEPTED_SOURCES}` };
 }
 
+/** A lock is shared: a file:// source in it may only name a repository inside the project. */
+function lockFileUrlProblem(url: string, projectRoot: string): string | undefined {
+  if (!/^file:/i.test(url.trim())) return undefined;
+  let local: string;
+  try {
+    local = fileURLToPath(url.trim().replace(/#.*$/, ''));
+  } catch {
+    return `its source "${url}" is not a file URL this system can open; fix "sourceUrl" in skills-lock.json or re-add the skill`;
+  }
+  const relative = path.relative(projectRoot, path.resolve(local));
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+    return `its source "${url}" is a file:// repository outside the project; a shared lock may only name repositories inside it. Re-add the skill from a URL others can reach, or remove its entry from skills-lock.json`;
+  }
+  return undefined;
+}
+
 /** The source a lock entry names, for restore and updates (local paths resolve against the project). */
 export function sourceFromLockEntry(
   entry: { readonly source: string; readonly sourceType: string; readonly ref?: string; readonly sourceUrl?: string },
   projectRoot: string,
 ): SkillSource | { readonly error: string } {
+  // A committed lock is input from others: its ref reaches git's command line.
+  if (entry.ref !== undefined && entry.ref !== '' && badRef(entry.ref)) {
+    return { error: `its ref "${entry.ref}" is not a branch, tag or commit name; fix "ref" in skills-lock.json or re-add the skill` };
+  }
   const ref = entry.ref ? { ref: entry.ref } : {};
   switch (entry.sourceType) {
     case 'local':
@@ -184,6 +210,8 @@ export function sourceFromLockEntry(
     case 'git':
     case 'gitlab': {
       const url = entry.sourceUrl ?? entry.source;
+      const fileProblem = lockFileUrlProblem(url, projectRoot);
+      if (fileProblem) return { error: fileProblem };
       const parsed = parseSkillSource(url, { cwd: projectRoot, ...ref });
       if ('error' in parsed) return { error: `its source: ${parsed.error}` };
       if (parsed.kind !== 'git') return { error: `its source "${url}" is not a git URL` };

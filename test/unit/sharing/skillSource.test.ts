@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SkillSource } from '../../../src/core/sharing/skillSource';
 import { parseSkillSource, sourceFromLockEntry } from '../../../src/core/sharing/skillSource';
 
@@ -83,5 +84,24 @@ describe('sourceFromLockEntry', () => {
     assert.ok('error' in bad && /owner\/repo/.test(bad.error));
     const known = sourceFromLockEntry({ source: 'x', sourceType: 'well-known' }, cwd);
     assert.ok('error' in known && /well-known/.test(known.error));
+  });
+
+  it('refuses a lock ref git could read as an option, for github and git entries alike', () => {
+    for (const sourceType of ['github', 'git']) {
+      const source = sourceType === 'github' ? 'acme/skills' : 'https://example.com/x.git';
+      const injected = sourceFromLockEntry({ source, sourceType, ref: '--upload-pack=touch /tmp/x' }, cwd);
+      assert.ok('error' in injected && /is not a branch, tag or commit name; fix "ref" in skills-lock\.json/.test(injected.error), sourceType);
+    }
+    const fine = sourceFromLockEntry({ source: 'acme/skills', sourceType: 'github', ref: 'release/v1-2' }, cwd);
+    assert.ok(!('error' in fine) && fine.ref === 'release/v1-2');
+  });
+
+  it('refuses a file:// git source from a lock unless it lies inside the project', () => {
+    const outside = sourceFromLockEntry({ source: 'file:///etc/repo.git', sourceType: 'git' }, cwd);
+    assert.ok('error' in outside && /outside the project.*skills-lock\.json/.test(outside.error));
+    const up = sourceFromLockEntry({ source: 'x', sourceUrl: pathToFileURL(path.join(cwd, '..', 'repo.git')).href, sourceType: 'git' }, cwd);
+    assert.ok('error' in up && /outside the project/.test(up.error));
+    const inside = sourceFromLockEntry({ source: 'x', sourceUrl: pathToFileURL(path.join(cwd, 'vendor', 'repo.git')).href, sourceType: 'git' }, cwd);
+    assert.ok(!('error' in inside) && inside.kind === 'git', JSON.stringify(inside));
   });
 });
