@@ -171,9 +171,13 @@ export async function restoreFromLock(
         results.push({ ...at, status: 'mismatch', message: `the source's files hash to ${skill.upstream.hash.slice(0, 12)}…, the lock says ${skill.entry.computedHash.slice(0, 12)}…; the source changed at its ref. Review it with skillwright update ${skill.name} --check` });
       } else {
         const scan = await scanSkillFolder(fs, skill.upstream.candidate.dir);
-        if (scan.verdict === 'dangerous' && !skill.entry.skillwright?.override) {
-          results.push({ ...at, status: 'refused', message: 'the scanner finds it dangerous and the lock records no override; install it with skillwright add after reviewing it' });
+        // The lock is hand-editable: only an override of the shape Skillwright writes counts.
+        const override: unknown = skill.entry.skillwright?.override;
+        const overridden = typeof override === 'object' && override !== null && (override as { verdict?: unknown }).verdict === 'dangerous' && typeof (override as { by?: unknown }).by === 'string';
+        if (scan.verdict === 'dangerous' && !overridden) {
+          results.push({ ...at, status: 'refused', message: 'the scanner finds it dangerous and the lock records no override (skillwright.override must be {"verdict": "dangerous", "by": "…"}); install it with skillwright add after reviewing it' });
         } else {
+          if (scan.verdict === 'dangerous') logger.warn(`Restoring ${skill.name} although the scanner finds it dangerous: skills-lock.json records an override by ${String((override as { by: string }).by)}`);
           ready.push({ ...at, files: skill.upstream.files, source: skill.entry.source });
         }
       }
