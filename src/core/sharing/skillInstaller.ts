@@ -110,6 +110,10 @@ export async function installSkill(fs: FileSystemPort, review: ImportReview, opt
   await assertPlainPath(fs, options.lockRoot ?? path.dirname(path.dirname(target)), target);
 
   let files = await readFolderFiles(fs, review.candidate.dir);
+  // The scan and the person's choice were about the reviewed files; anything else is not installed.
+  if (hashSkillFiles(files) !== review.computedHash) {
+    throw new Error(`${original}: the files changed since the review; import again`);
+  }
   if (name !== original) files = renamedFiles(files, name);
   const computedHash = hashSkillFiles(files);
   await installFiles(fs, files, target);

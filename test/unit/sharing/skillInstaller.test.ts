@@ -40,6 +40,18 @@ describe('installSkill', () => {
     return installSkill(nodeFs, review, { source: prepared.source, lockRoot: project, ...(prepared.quarantine.commit ? { commit: prepared.quarantine.commit } : {}), ...options });
   }
 
+  it('refuses to install files that changed after the review', async () => {
+    writeTree(project, { 'vendor/skills/tidy/SKILL.md': skillMd('tidy') });
+    const prepared = await prepare('./vendor/skills', { skill: 'tidy' });
+    const review = prepared.reviews[0];
+    assert.ok(review);
+    fs.writeFileSync(path.join(review.candidate.dir, 'SKILL.md'), skillMd('tidy', 'Now different.', DANGEROUS_BODY));
+    await assert.rejects(install(prepared, 0), /tidy: the files changed since the review; import again/);
+    await prepared.quarantine.dispose();
+    assert.equal(fs.existsSync(lockedSkillDir(project, 'tidy')), false);
+    assert.equal(fs.existsSync(path.join(project, 'skills-lock.json')), false);
+  });
+
   it('installs from a folder into .agents/skills/<name> and writes the lock entry the other tool writes for a local source', async () => {
     writeTree(project, { 'vendor/skills/tidy/SKILL.md': skillMd('tidy'), 'vendor/skills/tidy/scripts/run.py': 'print("tidy")\n', 'vendor/skills/lint/SKILL.md': skillMd('lint') });
     const prepared = await prepare('./vendor/skills', { skill: 'tidy' });
