@@ -1,3 +1,4 @@
+import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
@@ -28,6 +29,7 @@ export class SharingService implements vscode.Disposable {
   readonly restore: RestoreAction;
   readonly relocate: RelocateAction;
   private portsCache: FetchPorts | undefined;
+  private quarantineRoot: string | undefined;
 
   constructor(skills: SkillService, logger: Logger) {
     this.store = new DisposableStore(logger);
@@ -48,11 +50,17 @@ export class SharingService implements vscode.Disposable {
   /** Git and the quarantine folder, made on first use (nothing runs at activation). */
   private ports(): FetchPorts {
     // Plain Node file access: quarantine writes must not go through the index's synchronous reads.
-    this.portsCache ??= { fs: new NodeFileSystem(), git: defaultGitPort(), tempRoot: path.join(os.tmpdir(), 'skillwright-quarantine') };
+    // A private folder per window: a shared fixed path could be made beforehand by another user of the machine.
+    if (this.portsCache === undefined) {
+      this.quarantineRoot = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'skillwright-quarantine-'));
+      nodeFs.chmodSync(this.quarantineRoot, 0o700);
+      this.portsCache = { fs: new NodeFileSystem(), git: defaultGitPort(), tempRoot: this.quarantineRoot };
+    }
     return this.portsCache;
   }
 
   dispose(): void {
     this.store.dispose();
+    if (this.quarantineRoot !== undefined) nodeFs.rmSync(this.quarantineRoot, { recursive: true, force: true });
   }
 }
