@@ -9,9 +9,10 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { FileSystemPort } from '../base/fileSystemPort';
 import { lineAt, lineStarts } from '../text/lines';
-import type { ScanCategory, ScanContext, Severity } from './threatPatterns';
+import type { ScanContext, Severity } from './threatPatterns';
 import { scanText } from './threatScanner';
 import { checkStructure, readSkillTree } from './skillTree';
+import type { ScannedFile, SkillScanFinding } from './skillScanFinding';
 
 
 /** Where scan reports are kept by `<contentHash>:<scannerVersion>` (implementations in scanCache.ts). */
@@ -21,30 +22,12 @@ export interface ScanCache {
 }
 
 export type { ScanCategory, ScanContext, Severity } from './threatPatterns';
+export type { ScannedFile, SkillScanFinding } from './skillScanFinding';
 
 /** Bumped whenever a pattern or a check changes, so cached reports of older scanners are not reused. */
 export const SCANNER_VERSION = '4';
 
 export type Verdict = 'safe' | 'caution' | 'dangerous';
-
-export interface SkillScanFinding {
-  readonly id: string;
-  readonly category: ScanCategory;
-  readonly severity: Severity;
-  readonly message: string;
-  /** Relative to the skill folder, '/'-separated. */
-  readonly file?: string;
-  /** 1-based. */
-  readonly line?: number;
-  /** Safe to display: invisible characters escaped. */
-  readonly excerpt?: string;
-}
-
-export interface ScannedFile {
-  readonly path: string;
-  readonly size: number;
-  readonly kind: 'text' | 'binary' | 'symlink' | 'executable';
-}
 
 export interface SkillScanReport {
   readonly verdict: Verdict;

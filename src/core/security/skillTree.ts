@@ -6,7 +6,7 @@
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FileSystemPort } from '../base/fileSystemPort';
-import type { ScannedFile, SkillScanFinding } from './skillScan';
+import type { ScannedFile, SkillScanFinding } from './skillScanFinding';
 
 /** What the structural checks allow (docs/threat-patterns.md). */
 export const STRUCTURE_LIMITS = {
