@@ -121,7 +121,8 @@ async function skillCreate(tmp: string): Promise<void> {
   const where = layout(dir);
   fs.mkdirSync(where.skillsRoot, { recursive: true });
   fs.mkdirSync(where.home, { recursive: true });
-  let leftoverFolders = 0;
+  // Folders a kill left without SKILL.md (see below): they stay as they are in later iterations.
+  const leftovers = new Set<string>();
   const tally = await iterate('skill-create', dir, 0, () => fs.readdirSync(where.skillsRoot).map((name) => path.join(where.skillsRoot, name)), (run) => {
     const made = fs.readdirSync(where.skillsRoot).filter((name) => name.startsWith('made-'));
     let next = run.lastDone;
@@ -129,13 +130,14 @@ async function skillCreate(tmp: string): Promise<void> {
       const v = Number(name.slice('made-'.length));
       const file = path.join(where.skillsRoot, name, 'SKILL.md');
       const text = read(file);
-      if (v <= run.lastDone) assert.equal(text, skillText(v, name), `${name} was reported created but is not whole`);
+      if (leftovers.has(name)) assert.equal(text, undefined, `${name} was left without SKILL.md by a kill, and nothing may write it later`);
+      else if (v <= run.lastDone) assert.equal(text, skillText(v, name), `${name} was reported created but is not whole`);
       else {
         assert.equal(v, run.lastDone + 1, `${name} appeared although made-${run.lastDone + 1} was the only one under way`);
         if (text === undefined) {
           // The kill came after the folder was made and before SKILL.md was renamed into it: a
           // folder without a skill, which the index ignores and a new create of the name refuses.
-          leftoverFolders++;
+          leftovers.add(name);
           next = v;
         } else {
           assert.equal(text, skillText(v, name), `${name} is torn`);
@@ -145,7 +147,7 @@ async function skillCreate(tmp: string): Promise<void> {
     }
     return next;
   });
-  tally.extra['folders without SKILL.md'] = leftoverFolders;
+  tally.extra['folders without SKILL.md'] = leftovers.size;
   // The index sees exactly the whole skills.
   const index = new SkillIndex({ fs: nodeFs, roots: skillRootCandidates([{ name: 'project', fsPath: where.project }], where.home) });
   await index.load();
