@@ -108,58 +108,62 @@ export async function fetchLockedSkills(
   const statuses = (await verifyLock(fs, projectRoot, lock)).filter((status) => !options.names || options.names.includes(status.name));
   const fetched = new Map<string, Promise<{ source: SkillSource; quarantine: Quarantine } | { error: string }>>();
   const skills: LockedSkill[] = [];
-  for (const status of statuses) {
-    const entry = lock.skills[status.name];
-    if (!entry) continue;
-    const base = { name: status.name, entry, dir: status.dir, local: status.status, ...(status.actual ? { localHash: status.actual } : {}) };
-    if (status.status === 'invalid') {
-      skills.push({ ...base, error: status.problem ?? 'its name cannot be a folder name' });
-      continue;
+  const dispose = async (): Promise<void> => {
+    for (const pending of fetched.values()) {
+      const got = await pending;
+      if (!('error' in got)) await got.quarantine.dispose();
     }
-    if (options.onlyMissing && status.status !== 'missing') {
-      skills.push(base);
-      continue;
-    }
-    const source = sourceFromLockEntry(entry, projectRoot);
-    if ('error' in source) {
-      skills.push({ ...base, error: source.error });
-      continue;
-    }
-    const sourceProblem = await lockSourceProblem(fs, projectRoot, source);
-    if (sourceProblem) {
-      skills.push({ ...base, error: sourceProblem });
-      continue;
-    }
-    const key = JSON.stringify([source.kind, source.url ?? source.path, source.ref ?? '']);
-    let pending = fetched.get(key);
-    if (!pending) {
-      pending = fetchToQuarantine(source, ports, options.signal).then(
-        (quarantine) => ({ source, quarantine }),
-        (error: unknown) => ({ error: `could not fetch ${source.source}${source.ref ? ` at ${source.ref}` : ''}: ${describeError(error)}` }),
-      );
-      fetched.set(key, pending);
-    }
-    const got = await pending;
-    if ('error' in got) {
-      skills.push({ ...base, error: got.error });
-      continue;
-    }
-    const candidate = await locate(fs, got.quarantine, status.name, entry);
-    if (typeof candidate === 'string') {
-      skills.push({ ...base, error: candidate });
-      continue;
-    }
-    let files: ReadonlyMap<string, Uint8Array> = await readFolderFiles(fs, candidate.dir);
-    if (entry.skillwright?.renamedFrom) files = renamedFiles(files, status.name);
-    skills.push({ ...base, upstream: { source: got.source, quarantine: got.quarantine, candidate, files, hash: hashSkillFiles(files) } });
-  }
-  return {
-    skills,
-    dispose: async () => {
-      for (const pending of fetched.values()) {
-        const got = await pending;
-        if (!('error' in got)) await got.quarantine.dispose();
-      }
-    },
   };
+  // A throw part-way (an unreadable file, a vanished folder) must not leave the quarantines behind.
+  try {
+    for (const status of statuses) {
+      const entry = lock.skills[status.name];
+      if (!entry) continue;
+      const base = { name: status.name, entry, dir: status.dir, local: status.status, ...(status.actual ? { localHash: status.actual } : {}) };
+      if (status.status === 'invalid') {
+        skills.push({ ...base, error: status.problem ?? 'its name cannot be a folder name' });
+        continue;
+      }
+      if (options.onlyMissing && status.status !== 'missing') {
+        skills.push(base);
+        continue;
+      }
+      const source = sourceFromLockEntry(entry, projectRoot);
+      if ('error' in source) {
+        skills.push({ ...base, error: source.error });
+        continue;
+      }
+      const sourceProblem = await lockSourceProblem(fs, projectRoot, source);
+      if (sourceProblem) {
+        skills.push({ ...base, error: sourceProblem });
+        continue;
+      }
+      const key = JSON.stringify([source.kind, source.url ?? source.path, source.ref ?? '']);
+      let pending = fetched.get(key);
+      if (!pending) {
+        pending = fetchToQuarantine(source, ports, options.signal).then(
+          (quarantine) => ({ source, quarantine }),
+          (error: unknown) => ({ error: `could not fetch ${source.source}${source.ref ? ` at ${source.ref}` : ''}: ${describeError(error)}` }),
+        );
+        fetched.set(key, pending);
+      }
+      const got = await pending;
+      if ('error' in got) {
+        skills.push({ ...base, error: got.error });
+        continue;
+      }
+      const candidate = await locate(fs, got.quarantine, status.name, entry);
+      if (typeof candidate === 'string') {
+        skills.push({ ...base, error: candidate });
+        continue;
+      }
+      let files: ReadonlyMap<string, Uint8Array> = await readFolderFiles(fs, candidate.dir);
+      if (entry.skillwright?.renamedFrom) files = renamedFiles(files, status.name);
+      skills.push({ ...base, upstream: { source: got.source, quarantine: got.quarantine, candidate, files, hash: hashSkillFiles(files) } });
+    }
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return { skills, dispose };
 }
