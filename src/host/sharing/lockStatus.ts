@@ -132,7 +132,8 @@ export class LockStatusService implements vscode.Disposable {
           const source = read.lock.skills[status.name]?.source ?? '';
           if (status.status === 'missing') missing.push({ name: status.name, source, folder: folder.name, projectRoot: root });
           else if (status.status === 'ok' || status.status === 'changed') byDir.set(path.normalize(status.dir), { name: status.name, status: status.status, source });
-          else problems.push(`${folder.name}: ${LOCK_FILE} lists "${status.name.slice(0, 80)}", which cannot be a folder of .agents/skills; fix or remove that entry`);
+          // verifyLock says why (a name that is a path, or a link out of the project).
+          else problems.push(`${folder.name}: ${status.problem ?? `${LOCK_FILE} lists "${status.name.slice(0, 80)}", which cannot be a folder of .agents/skills; fix or remove that entry`}`);
         }
       } catch (error) {
         problems.push(`${folder.name}: could not check ${LOCK_FILE} (${describeError(error)})`);
