@@ -5,7 +5,6 @@
  * in the other.
  */
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export interface SkillSource {
   readonly kind: 'folder' | 'zip' | 'git';
@@ -163,22 +162,6 @@ export function parseSkillSource(input: string, options: { readonly cwd: string;
   return { error: `"${trimmed}" is not a source Skillwright can import. Use ${ACCEPTED_SOURCES}` };
 }
 
-/** A lock is shared: a file:// source in it may only name a repository inside the project. */
-function lockFileUrlProblem(url: string, projectRoot: string): string | undefined {
-  if (!/^file:/i.test(url.trim())) return undefined;
-  let local: string;
-  try {
-    local = fileURLToPath(url.trim().replace(/#.*$/, ''));
-  } catch {
-    return `its source "${url}" is not a file URL this system can open; fix "sourceUrl" in skills-lock.json or re-add the skill`;
-  }
-  const relative = path.relative(projectRoot, path.resolve(local));
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
-    return `its source "${url}" is a file:// repository outside the project; a shared lock may only name repositories inside it. Re-add the skill from a URL others can reach, or remove its entry from skills-lock.json`;
-  }
-  return undefined;
-}
-
 /** The source a lock entry names, for restore and updates (local paths resolve against the project). */
 export function sourceFromLockEntry(
   entry: { readonly source: string; readonly sourceType: string; readonly ref?: string; readonly sourceUrl?: string },
@@ -210,8 +193,8 @@ export function sourceFromLockEntry(
     case 'git':
     case 'gitlab': {
       const url = entry.sourceUrl ?? entry.source;
-      const fileProblem = lockFileUrlProblem(url, projectRoot);
-      if (fileProblem) return { error: fileProblem };
+      // A file:// repository outside the project is allowed (a team mirror on a shared disk): git
+      // only reads it, and what it yields is quarantined and scanned like any other source.
       const parsed = parseSkillSource(url, { cwd: projectRoot, ...ref });
       if ('error' in parsed) return { error: `its source: ${parsed.error}` };
       if (parsed.kind !== 'git') return { error: `its source "${url}" is not a git URL` };

@@ -96,11 +96,9 @@ describe('sourceFromLockEntry', () => {
     assert.ok(!('error' in fine) && fine.ref === 'release/v1-2');
   });
 
-  it('refuses a file:// git source from a lock unless it lies inside the project', () => {
-    const outside = sourceFromLockEntry({ source: 'file:///etc/repo.git', sourceType: 'git' }, cwd);
-    assert.ok('error' in outside && /outside the project.*skills-lock\.json/.test(outside.error));
-    const up = sourceFromLockEntry({ source: 'x', sourceUrl: pathToFileURL(path.join(cwd, '..', 'repo.git')).href, sourceType: 'git' }, cwd);
-    assert.ok('error' in up && /outside the project/.test(up.error));
+  it('takes a file:// git source from a lock wherever it lies (a mirror on a shared disk), as a git source to quarantine', () => {
+    const outside = sourceFromLockEntry({ source: 'x', sourceUrl: pathToFileURL(path.join(cwd, '..', 'repo.git')).href, sourceType: 'git' }, cwd);
+    assert.ok(!('error' in outside) && outside.kind === 'git' && outside.url?.startsWith('file://'), JSON.stringify(outside));
     const inside = sourceFromLockEntry({ source: 'x', sourceUrl: pathToFileURL(path.join(cwd, 'vendor', 'repo.git')).href, sourceType: 'git' }, cwd);
     assert.ok(!('error' in inside) && inside.kind === 'git', JSON.stringify(inside));
   });
