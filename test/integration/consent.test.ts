@@ -119,6 +119,42 @@ describe('consent for project skills in a real VS Code', () => {
     await until('written-by-us recorded as written here', () => entryOf('written-by-us')?.reason === 'authored');
   });
 
+  it('refuses to rename, duplicate, copy or move a held-back skill when asked through the host, not only in the menu', async () => {
+    const project = path.dirname(path.dirname(skillsRoot));
+    const claude = path.join(project, '.claude');
+    const dir = path.join(claude, 'skills', 'held-tool');
+    made.push(fs.existsSync(claude) ? dir : claude);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'SKILL.md'), skillText('held-tool'));
+    // A rescan: the watcher of a skill folder that did not exist yet never fires.
+    await api.skills.reindex();
+    const record = await until('held-tool held back', () => entryOf('held-tool')?.state === 'pending' && api.skills.skillIndex.all().find((r) => r.name === 'held-tool' && r.awaitingConsent));
+    const row = api.skillsBrowser.list().skills.find((item) => item.file === record.file);
+    assert.equal(row?.awaitingConsent, true);
+    const refused = /^Error: Approve held-tool on the consent card first \(Skillwright: Review Project Skills…\)\.$/;
+    // What the webview would send if it offered them: the host checks for itself.
+    await assert.rejects(api.skillsBrowser.handle({ type: 'skills/rename', file: record.file }), refused);
+    await assert.rejects(api.skillsBrowser.handle({ type: 'skills/duplicate', file: record.file }), refused);
+    await assert.rejects(api.sharing.relocate.run(false, { file: record.file }), refused);
+    await assert.rejects(api.sharing.relocate.run(true, { file: record.file, confirm: true }), refused);
+    // The commands report the refusal (in the log and a notification) instead of throwing at the caller.
+    assert.equal(await vscode.commands.executeCommand('skillwright.copyToAgentsSkills', { file: record.file }), undefined);
+    assert.equal(await vscode.commands.executeCommand('skillwright.moveToAgentsSkills', { file: record.file, confirm: true }), undefined);
+    await vscode.commands.executeCommand('skillwright.showLogs');
+    const log = await until('both refusals in the log', () => {
+      const text = logText();
+      return text.includes('Command skillwright.copyToAgentsSkills failed: Approve held-tool on the consent card first') && text.includes('Command skillwright.moveToAgentsSkills failed: Approve held-tool on the consent card first') && text;
+    });
+    assert.ok(log);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    // Nothing was written anywhere: no copy, no renamed or duplicated folder, the original untouched.
+    assert.equal(fs.existsSync(path.join(skillsRoot, 'held-tool')), false);
+    assert.deepEqual(fs.readdirSync(path.dirname(dir)), ['held-tool']);
+    assert.equal(fs.readFileSync(path.join(dir, 'SKILL.md'), 'utf8'), skillText('held-tool'));
+    assert.equal(entryOf('held-tool')?.state, 'pending', 'still waiting for consent');
+    assert.equal(api.skills.skillIndex.get('held-tool'), undefined);
+  });
+
   it('lets every project skill in once the setting is off', async () => {
     await vscode.workspace.getConfiguration('skillwright').update(SETTING, false, vscode.ConfigurationTarget.Global);
     await until('consent off', () => !api.consent.enabled);
@@ -127,3 +163,9 @@ describe('consent for project skills in a real VS Code', () => {
     assert.ok(inCatalog('repo-helper'));
   });
 });
+
+/** The Skillwright log as the Output view shows it (VS Code gives extensions only the documents of channels on screen). */
+function logText(): string {
+  const documents = vscode.workspace.textDocuments.filter((document) => document.uri.scheme === 'output' && decodeURIComponent(document.uri.toString()).includes('Skillwright'));
+  return documents.map((document) => document.getText()).find((text) => text.includes('activated in')) ?? '';
+}

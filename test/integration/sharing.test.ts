@@ -275,6 +275,37 @@ describe('sharing: import, lock status, updates and copy/move in a real VS Code'
     await until('and shown as changed locally (the hash was another skill’s)', () => row('tidy-move')?.lock?.status === 'changed');
   });
 
+  it('refuses to move a skill with unsaved edits and leaves the disk as it was; Save and Move saves them first', async () => {
+    const claude = path.join(project, '.claude', 'skills');
+    const text = skillText('dirty-move', 'Move me with care.');
+    write(claude, { 'dirty-move/SKILL.md': text, 'dirty-move/notes.md': 'Notes.\n' });
+    created.push(path.join(skillsRoot, 'dirty-move'));
+    // Consent stays off here as the harness set it (the copy/move test above says why).
+    await api.skills.reindex();
+    const moving = await until('dirty-move listed as relocatable', () => list().skills.find((item) => item.name === 'dirty-move' && item.relocatable));
+    const notes = path.join(claude, 'dirty-move', 'notes.md');
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(notes));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(0, 0), 'Unsaved line.\n');
+    assert.ok(await vscode.workspace.applyEdit(edit), 'the edit applied');
+    assert.ok(document.isDirty, 'an unsaved edit in an open document of the skill');
+
+    await assert.rejects(api.sharing.relocate.run(true, { file: moving.file, confirm: true }), /^Error: notes\.md of "dirty-move" has unsaved changes; save or revert them, then move it\. Nothing was moved\.$/);
+    // As the Skills tab's menu sends it: the command reports the refusal and moves nothing.
+    assert.equal(await vscode.commands.executeCommand('skillwright.moveToAgentsSkills', { file: moving.file, confirm: true }), undefined);
+    assert.equal(fs.existsSync(path.join(skillsRoot, 'dirty-move')), false, 'nothing arrived in .agents/skills');
+    assert.equal(fs.readFileSync(notes, 'utf8'), 'Notes.\n', 'the file on disk is unchanged');
+    assert.equal(fs.readFileSync(path.join(claude, 'dirty-move', 'SKILL.md'), 'utf8'), text);
+    assert.ok(document.isDirty, 'the edit is still in its editor');
+
+    // "Save and Move", scripted: the edit is saved, then moved with the rest.
+    const moved = await vscode.commands.executeCommand<string>('skillwright.moveToAgentsSkills', { file: moving.file, confirm: true, save: true });
+    assert.equal(moved, path.join(skillsRoot, 'dirty-move'));
+    assert.equal(fs.readFileSync(path.join(skillsRoot, 'dirty-move', 'notes.md'), 'utf8'), 'Unsaved line.\nNotes.\n');
+    assert.equal(fs.existsSync(path.join(claude, 'dirty-move')), false, 'the original is gone');
+    await until('dirty-move listed from .agents/skills', () => row('dirty-move')?.file === path.join(skillsRoot, 'dirty-move', 'SKILL.md'));
+  });
+
   it('drives the real quick pick of the found skills: Enter imports every one that is picked', async () => {
     const source = path.join(scratch, 'pair');
     write(source, { 'one-of-pair/SKILL.md': skillText('one-of-pair', 'One.'), 'two-of-pair/SKILL.md': skillText('two-of-pair', 'Two.') });
