@@ -32,6 +32,7 @@ import { ProjectConsent } from './skills/projectConsent';
 import { SkillsController } from './skills/skillsController';
 import { SharingService } from './sharing/sharingService';
 import { TriggerTestCommand } from './skills/triggerTestCommand';
+import { VscodeChat } from './vscodeChat/vscodeChat';
 
 /** What the extension exports to other extensions and to its own integration tests. */
 export interface SkillwrightApi {
@@ -68,6 +69,8 @@ export interface SkillwrightApi {
   readonly consent: ProjectConsent;
   /** Skills from elsewhere: the lock's status, Import Skills…, updates, restore, Copy/Move to .agents/skills. */
   readonly sharing: SharingService;
+  /** Skillwright in VS Code's own chat: the language-model tools and the @skillwright participant. */
+  readonly vscodeChat: VscodeChat;
   /** Saves what must survive a restart; called from deactivate(). */
   shutdown(): Promise<void>;
 }
@@ -155,6 +158,8 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   // A run changes the skill's health line (and the usefulness order).
   store.add(execution.onDidRun(() => skillsBrowser.sync()));
   const saveAsSkill = store.add(new SaveAsSkill({ skills, sessions, chat, models, logger }));
+  // Registration only: nothing is read until VS Code's chat calls a tool or the participant.
+  const vscodeChat = store.add(new VscodeChat({ extensionUri: context.extensionUri, skills, memory, sessions, saveAsSkill, models, logger }));
   const traceView = store.add(new TraceView(context.extensionUri, execution.traces, logger));
   const showLogs = () => channel.show(true);
   // A kept trigger test changes the skill's health line and the preview's Triggering part.
@@ -227,7 +232,7 @@ export function activateSkillwright(context: vscode.ExtensionContext): Skillwrig
   logger.info(
     `Skillwright ${version} activated in ${activationMs.toFixed(1)} ms (VS Code ${vscode.version}, ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), ${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`,
   );
-  return { activationMs, panel, status, skills, embeddings, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, sharing, consent, shutdown: async () => {
+  return { activationMs, panel, status, skills, embeddings, diagnostics, models, preview, memory, memoryPanel, sessions, chat, history, skillsBrowser, saveAsSkill, execution, traceView, sharing, consent, vscodeChat, shutdown: async () => {
     await skills.flush();
     await execution.tuning.flush();
     await sessions.flush(logger);
