@@ -2,34 +2,15 @@ import * as assert from 'node:assert/strict';
 import type { ConsentCardView, ConsentSkillView } from '../../../src/shared/protocol';
 import type { ConsentAction, ConsentOutcome } from '../../../src/webview/consentOutcome';
 import { consentOutcome } from '../../../src/webview/consentOutcome';
+import { consentCard, consentSkill } from './consentFixture';
 
-function skill(name: string, extra: Partial<ConsentSkillView> = {}): ConsentSkillView {
-  return {
-    file: `/repo/.agents/skills/${name}/SKILL.md`,
-    hash: `${name}-hash`,
-    name,
-    description: `Helps with ${name}.`,
-    location: `.agents/skills/${name}`,
-    state: 'pending',
-    reason: 'new',
-    scripts: [],
-    endpoints: [],
-    tools: [],
-    permissions: [],
-    verdict: 'safe',
-    findings: [],
-    moreFindings: 0,
-    fileCount: 1,
-    ...extra,
-  };
-}
-
-const card = (skills: ConsentSkillView[], review = false): ConsentCardView => ({ skills, review });
+const skill = consentSkill;
+const card = consentCard;
 const [a, b, c] = [skill('alpha'), skill('beta'), skill('gamma')];
 const order = [a.file, b.file, c.file];
 
 function settled(action: ConsentAction, view: ConsentCardView): ConsentOutcome {
-  const outcome = settled(action, view);
+  const outcome = consentOutcome(action, view);
   assert.ok(outcome, 'the card shows the outcome');
   return outcome;
 }
