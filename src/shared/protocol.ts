@@ -377,6 +377,8 @@ const searchResults = z.object({
   /** Query words the index does not hold (too common or too short), shown to explain few hits. */
   ignored: z.optional(z.array(str)),
   tookMs: z.number().check(z.nonnegative()),
+  /** Past sessions still being read for the first time: the results cover `done` of `total`. */
+  indexing: z.optional(z.object({ done: z.number().check(z.int(), z.nonnegative()), total: z.number().check(z.int(), z.nonnegative()) })),
 });
 export type SessionSearchResults = z.infer<typeof searchResults>;
 

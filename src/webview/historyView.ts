@@ -192,6 +192,10 @@ export class HistoryView implements TabView<'history'> {
         ? el('p', { role: 'status', class: 'muted', 'data-testid': 'history-summary' }, `No session mentions “${results.query.trim()}” (searched in ${took} ms).`)
         : el('p', { role: 'status', 'data-testid': 'history-summary' }, `${plural(results.sessions.length, 'session')}, searched in ${took} ms`);
     const children: HTMLElement[] = [el('div', { class: 'history-summary' }, summary, clear)];
+    if (results.indexing) {
+      const { done, total } = results.indexing;
+      children.push(el('p', { class: 'muted', role: 'status', 'data-testid': 'history-indexing' }, `Still reading past sessions (${done.toLocaleString()} of ${total.toLocaleString()}): these are the results so far; the list updates when all are read.`));
+    }
     if (results.ignored?.length) children.push(el('p', { class: 'muted', 'data-testid': 'history-ignored' }, `Not searched (too common or too short): ${results.ignored.join(', ')}`));
     if (results.error) children.push(el('div', { class: 'notice warning', role: 'alert' }, el('span', {}, results.error)));
     if (results.sessions.length > 0) {

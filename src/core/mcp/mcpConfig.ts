@@ -122,7 +122,7 @@ function problemBase(source: McpConfigSource): { label: string; file?: string } 
 }
 
 /**
- * A settings value: the servers map itself (`mcp.servers`, `skillwright.mcp.servers`), or an object
+ * A settings value: the servers map itself (`mcp.servers`, our skillwright.mcp.servers), or an object
  * with `servers` / `mcpServers` and `inputs` (the whole `mcp` setting). Unset is an empty read.
  */
 export function mcpConfigFromSetting(value: unknown, source: McpConfigSource): McpConfigRead {

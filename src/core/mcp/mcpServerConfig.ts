@@ -8,7 +8,7 @@ export type McpConfigOrigin = 'workspace' | 'user' | 'skillwright';
 
 export interface McpConfigSource {
   readonly origin: McpConfigOrigin;
-  /** What the user sees: ".vscode/mcp.json in app", "User settings (mcp.servers)", "skillwright.mcp.servers". */
+  /** What the user sees: ".vscode/mcp.json in app", "User settings (mcp.servers)", our skillwright.mcp.servers setting. */
   readonly label: string;
   /** The file it was read from, when it was a file. */
   readonly file?: string;

@@ -22,6 +22,8 @@ export interface HistorySearchResults {
   /** Query words the index skips (stop words, too short); shown so few hits make sense. */
   readonly ignored?: string[];
   readonly tookMs: number;
+  /** Past sessions still being read for the first time: the results cover `done` of `total`. */
+  readonly indexing?: { readonly done: number; readonly total: number };
 }
 
 /**
@@ -35,7 +37,7 @@ export async function searchHistory(index: Pick<SessionIndex, 'searchSessions'>,
   if (!query.trim()) return { query, sessions: [], error: 'Type a word or a phrase from a conversation to search for.', tookMs: 0 };
   let result: SessionSearchResult;
   try {
-    result = await index.searchSessions(query, { limit: HISTORY_SEARCH_SESSIONS, hitsPerSession: HISTORY_HITS_PER_SESSION });
+    result = await index.searchSessions(query, { limit: HISTORY_SEARCH_SESSIONS, hitsPerSession: HISTORY_HITS_PER_SESSION, partial: true });
   } catch (error) {
     return { query, sessions: [], error: `Searching failed: ${describeError(error)}. Try again, or run "Skillwright: Show Logs" for details.`, tookMs: took() };
   }
@@ -52,6 +54,12 @@ export async function searchHistory(index: Pick<SessionIndex, 'searchSessions'>,
       snippet: { text: hit.snippet, marks: snippetMarks(hit.snippet, result.terms, result.ignored) },
     })),
   }));
-  return { query, sessions, ...(result.ignored.length > 0 ? { ignored: [...result.ignored] } : {}), tookMs: took() };
+  return {
+    query,
+    sessions,
+    ...(result.ignored.length > 0 ? { ignored: [...result.ignored] } : {}),
+    ...(result.indexing ? { indexing: result.indexing } : {}),
+    tookMs: took(),
+  };
 }
 

@@ -69,6 +69,8 @@ export interface SessionSearchResult {
   readonly capped: boolean;
   readonly truncatedQuery: boolean;
   readonly sessions: readonly SessionSearchMatch[];
+  /** Set when the first catch-up was still reading session files: the results cover `done` of `total` of them. */
+  readonly indexing?: { readonly done: number; readonly total: number };
 }
 
 export interface SessionSearchOptions {
@@ -77,6 +79,12 @@ export interface SessionSearchOptions {
   /** Search inside this one session only. */
   readonly sessionId?: string;
   readonly hitsPerSession?: number;
+  /**
+   * Answer from what is indexed so far while the window's first catch-up still reads the session
+   * files (the result says how far it got), instead of waiting for it: the History tab, which
+   * must answer at once. The agent's tool waits for the whole index.
+   */
+  readonly partial?: boolean;
 }
 
 export interface SessionIndexOptions {
@@ -116,6 +124,11 @@ export class SessionIndex implements Disposable {
   private firstUnsaved = 0;
   private lastScan = 0;
   private disposed = false;
+  /** The saved index is open (the first catch-up may still run). */
+  private markOpened: () => void = () => undefined;
+  private readonly opened = new Promise<void>((resolve) => (this.markOpened = resolve));
+  /** The first catch-up is done. */
+  private loaded = false;
   private readonly subscription: Disposable;
 
   constructor(private readonly options: SessionIndexOptions) {
@@ -150,7 +163,9 @@ export class SessionIndex implements Disposable {
   }
 
   async searchSessions(query: string, options: SessionSearchOptions = {}): Promise<SessionSearchResult> {
-    const index = await this.open();
+    const index = options.partial ? await this.openSoFar() : await this.open();
+    const progress = index.catchUpProgress;
+    const indexing = this.loaded || !progress ? {} : { indexing: { done: progress.done, total: progress.total } };
     const within = options.sessionId !== undefined ? index.rangeOf(options.sessionId) : undefined;
     const excluding = options.excludeSessionId !== undefined ? index.rangeOf(options.excludeSessionId) : undefined;
     if (options.sessionId !== undefined && !within) {
@@ -181,7 +196,7 @@ export class SessionIndex implements Disposable {
       }),
     );
     const sessions = found.filter((match): match is SessionSearchMatch => match !== undefined);
-    return { query, terms, mode: outcome.mode, ignored: outcome.ignored, capped: outcome.capped, truncatedQuery: outcome.truncatedQuery, sessions };
+    return { query, terms, mode: outcome.mode, ignored: outcome.ignored, capped: outcome.capped, truncatedQuery: outcome.truncatedQuery, sessions, ...indexing };
   }
 
   /** Most recently updated first. */
@@ -277,7 +292,9 @@ export class SessionIndex implements Disposable {
       return;
     }
     this.index = index;
+    this.markOpened();
     const stats = await this.exclusive(() => this.catchUp());
+    this.loaded = true;
     const queued = this.pending ?? [];
     this.pending = undefined;
     for (const event of queued) this.onAppend(event);
@@ -307,6 +324,15 @@ export class SessionIndex implements Disposable {
     } catch (error) {
       this.logger.error(`Session index could not add a record of ${event.sessionId}: ${describeError(error)}`);
     }
+  }
+
+  /** The index as far as the first catch-up got (once the saved index is open), or the whole one after. */
+  private async openSoFar(): Promise<SessionIndexDb> {
+    const loading = this.ready();
+    await Promise.race([loading, this.opened]);
+    if (this.loaded) return this.open();
+    if (!this.index) throw new Error('the session index was disposed');
+    return this.index;
   }
 
   private async open(): Promise<SessionIndexDb> {

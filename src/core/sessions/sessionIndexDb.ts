@@ -72,6 +72,8 @@ export class SessionIndexDb {
   readonly engine: SessionQueryEngine;
   /** Grows with every change, so the owner knows whether a save is due. */
   changes = 0;
+  /** Sessions read so far of those a running catch-up reads; undefined when none runs. */
+  catchUpProgress: { readonly done: number; readonly total: number } | undefined;
   private documentCount = 0;
   private orphanCount = 0;
   private readonly insertText: SqlJsStatement;
@@ -192,6 +194,17 @@ export class SessionIndexDb {
     // Numbered in file-name order before any read, so docids follow creation time.
     for (const file of stale) if (!this.rows.has(file.id)) this.addRow(file.id);
     let messages = 0;
+    this.catchUpProgress = { done: 0, total: stale.length };
+    try {
+      messages = await this.readStale(stale);
+    } finally {
+      this.catchUpProgress = undefined;
+    }
+    return { sessions: files.length, updatedSessions: stale.length, messages, removedSessions, ms: Date.now() - started };
+  }
+
+  private async readStale(stale: readonly SessionFileInfo[]): Promise<number> {
+    let messages = 0;
     for (let i = 0; i < stale.length; i += READ_BATCH) {
       const batch = stale.slice(i, i + READ_BATCH).map((file) => this.rows.get(file.id) as SessionRow);
       const chunks = await Promise.all(batch.map(async (row) => ({ row, from: row.bytes, chunk: await this.log.readFrom(row.id, row.bytes) })));
@@ -213,8 +226,9 @@ export class SessionIndexDb {
         const chunk = await this.log.readFrom(row.id, 0);
         if (chunk && !this.closed && this.rows.get(row.id) === fresh && fresh.bytes === 0) messages += this.applyChunk(fresh, chunk.records, chunk.end, chunk.head);
       }
+      this.catchUpProgress = { done: Math.min(stale.length, i + READ_BATCH), total: stale.length };
     }
-    return { sessions: files.length, updatedSessions: stale.length, messages, removedSessions, ms: Date.now() - started };
+    return messages;
   }
 
   /** Adds a record a writer just appended; `gap` when the file holds more than the index has read. */

@@ -94,6 +94,8 @@ export interface SkillRunHooks {
 
 export async function buildAgent(deps: AgentFactoryDeps, currentSessionId: () => string | undefined, runHooks?: SkillRunHooks): Promise<BuiltAgent> {
   await deps.skills.ready;
+  // Built in the background; a turn that starts before waits for it rather than stalling the window.
+  const search = await deps.skills.searchReady();
   const trusted = vscode.workspace.isTrusted;
   const { tools: workspaceTools, folders } = createWorkspaceTools(deps.logger);
   const snapshot = await deps.memory.store.takeMemorySnapshot();
@@ -106,7 +108,7 @@ export async function buildAgent(deps: AgentFactoryDeps, currentSessionId: () =>
     fs: deps.skills.fs,
     folders: trusted ? folders : [],
     index: deps.skills.skillIndex,
-    search: deps.skills.search,
+    search,
     ...(deps.embeddings ? { embeddings: deps.embeddings } : {}),
     workspaceTools,
     extraTools: [

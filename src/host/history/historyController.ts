@@ -161,6 +161,13 @@ export class HistoryController implements PanelArea<'history'>, vscode.Disposabl
     const results = await searchHistory(this.sessions.index, query);
     this.logger.trace(`History search: ${results.sessions.length} session(s) in ${results.tookMs} ms${results.error ? ` (${results.error})` : ''}`);
     this.panel.post({ type: 'history/results', results });
+    if (results.indexing) {
+      // Results so far; the whole answer follows once every session is read, if the box still holds this query.
+      void this.sessions.index.ready().then(
+        () => (this.lastQuery === query ? this.search(query) : undefined),
+        () => undefined,
+      );
+    }
   }
 
   private async exists(id: string): Promise<boolean> {

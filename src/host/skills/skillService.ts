@@ -83,8 +83,10 @@ export class SkillService implements vscode.Disposable {
   /** Paths the watchers saw change under the skill roots (scripts too, which the index does not read). */
   readonly onDidTouch = this.touchEmitter.event;
   private gate: ProjectSkillGate | undefined;
-  /** Built on first use: indexing 10,000 skills for search takes about a second. */
+  /** Built in slices after the index is ready: indexing 10,000 skills for search takes about two seconds. */
   private searchIndex: SkillSearch | undefined;
+  private searchBuild: Promise<void> | undefined;
+  private searchGeneration = 0;
   readonly usage: SkillUsage;
   private readonly store: DisposableStore;
   private readonly changeEmitter = new vscode.EventEmitter<SkillChange>();
@@ -154,13 +156,49 @@ export class SkillService implements vscode.Disposable {
     return this.start();
   }
 
+  /**
+   * The search over the active skills. Built in the background in slices once the index is ready
+   * (searchReady); a caller that needs it before that builds it at once, in one call.
+   */
   get search(): SkillSearch {
-    if (!this.searchIndex) {
-      this.searchIndex = new SkillSearch(this.index.active());
-      // Read at query time, so a run or a rating counts from the next search on.
-      this.searchIndex.setPrior((record) => usagePrior(this.usage.get(record.name)));
+    return this.searchIndex ?? this.useSearch(new SkillSearch(this.index.active()));
+  }
+
+  /** The search, once built without holding up the window (what the panel's requests await). */
+  async searchReady(): Promise<SkillSearch> {
+    await this.start();
+    for (;;) {
+      if (this.searchIndex) return this.searchIndex;
+      this.searchBuild ??= this.buildSearch();
+      await this.searchBuild;
     }
-    return this.searchIndex;
+  }
+
+  private async buildSearch(): Promise<void> {
+    const generation = this.searchGeneration;
+    try {
+      const search = await SkillSearch.build(this.index.active());
+      // A rescan or new roots meanwhile make this build stale; the next searchReady builds again.
+      if (generation !== this.searchGeneration || this.searchIndex) return;
+      // Skills that changed while it was built.
+      search.reconcile(this.index.active());
+      this.useSearch(search);
+    } finally {
+      this.searchBuild = undefined;
+    }
+  }
+
+  private useSearch(search: SkillSearch): SkillSearch {
+    // Read at query time, so a run or a rating counts from the next search on.
+    search.setPrior((record) => usagePrior(this.usage.get(record.name)));
+    this.searchIndex = search;
+    return search;
+  }
+
+  /** Drops the search (a rescan, new roots); the next use builds it again. */
+  private resetSearch(): void {
+    this.searchIndex = undefined;
+    this.searchGeneration++;
   }
 
   /** The archived skills of the roots in use, as last read. */
@@ -232,7 +270,7 @@ export class SkillService implements vscode.Disposable {
     await this.start();
     await this.index.rescan();
     await this.refreshArchived();
-    this.searchIndex = undefined;
+    this.resetSearch();
     this.catalogCache = undefined;
     this.changeEmitter.fire({ added: [], removed: [], changed: [] });
   }
@@ -250,7 +288,7 @@ export class SkillService implements vscode.Disposable {
     await this.index.setRoots(roots, disabled);
     await this.watchers.reset(roots);
     await this.refreshArchived();
-    this.searchIndex = undefined;
+    this.resetSearch();
     this.catalogCache = undefined;
     this.changeEmitter.fire({ added: [], removed: [], changed: [] });
   }
@@ -288,6 +326,8 @@ export class SkillService implements vscode.Disposable {
     await this.watchers.reset(roots);
     const active = this.index.active().length;
     this.logger.info(`Skill index ready: ${this.index.all().length} skill(s), ${active} active, from ${roots.length} folder(s)`);
+    // Ready for the first search before anyone asks, without a long pause of the window.
+    void this.searchReady().catch((error: unknown) => this.logger.warn(`Building the skill search failed (it is built again on the next search): ${describeError(error)}`));
   }
 
   private applyChange(change: SkillChange): void {

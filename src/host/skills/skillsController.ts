@@ -237,9 +237,9 @@ export class SkillsController implements PanelArea<'skills'>, vscode.Disposable 
   }
 
   private async search(query: string): Promise<void> {
-    await this.skills.ready;
+    const search = await this.skills.searchReady();
     const started = performance.now();
-    const files = browserSearch(query, this.skills.search, this.skills.skillIndex.all());
+    const files = browserSearch(query, search, this.skills.skillIndex.all());
     const tookMs = performance.now() - started;
     this.logger.debug(`Skill browser search "${query.slice(0, 60)}": ${files.length} hit(s) in ${tookMs.toFixed(1)} ms`);
     this.port.post({ type: 'skills/searchResult', query, files, tookMs });

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { NodeFileSystem } from '../../../src/core/base/nodeFileSystem';
 import type { SqlJsStatic } from '../../../src/core/sessions/sessionIndex';
+import { SessionIndex } from '../../../src/core/sessions/sessionIndex';
 import { SessionFixture, sharedSqlJs } from './sessionFixture';
 
 const ids = (result: { sessions: readonly { id: string }[] }): string[] => result.sessions.map((session) => session.id);
@@ -273,5 +275,49 @@ describe('SessionIndex with many messages', function () {
     assert.equal(result.sessions.length, 3);
     assert.equal(result.capped, true);
     assert.equal(result.sessions[0]?.id, 'bulk-59');
+  });
+});
+
+describe('SessionIndex while its first catch-up runs', function () {
+  this.timeout(30_000);
+  let fixture: SessionFixture;
+  beforeEach(() => (fixture = new SessionFixture()));
+  afterEach(() => fixture.cleanup());
+
+  it('answers a partial search from the sessions read so far while the first catch-up runs, and says how far it got', async () => {
+    for (let i = 0; i < 40; i++) await fixture.session(`s-${String(i).padStart(2, '0')}`, [[`question about topic${i} and the shared walrus`, `answer ${i}`]]);
+    // Reads of the last session wait until released: the catch-up is then held in its second batch.
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    class HeldFileSystem extends NodeFileSystem {
+      override async readFile(p: string): Promise<Uint8Array> {
+        if (p.endsWith('s-39.jsonl')) {
+          reached();
+          await gate;
+        }
+        return super.readFile(p);
+      }
+    }
+    const index = new SessionIndex({ log: fixture.newLog({ fs: new HeldFileSystem() }), sqlJs: sharedSqlJs, saveDelayMs: 60_000 });
+    try {
+      const loading = index.ready();
+      await held;
+      const partial = await index.searchSessions('walrus', { limit: 100, partial: true });
+      // The first batch (32 sessions) is in; the second, with s-39, is still being read.
+      assert.deepEqual(partial.indexing, { done: 32, total: 40 });
+      assert.equal(partial.sessions.length, 32);
+      assert.ok(!ids(partial).includes('s-39'));
+      release();
+      await loading;
+      const whole = await index.searchSessions('walrus', { limit: 100, partial: true });
+      assert.equal(whole.indexing, undefined);
+      assert.equal(whole.sessions.length, 40);
+      assert.deepEqual(ids(await index.searchSessions('topic39')), ['s-39']);
+    } finally {
+      release();
+      index.dispose();
+    }
   });
 });

@@ -392,3 +392,52 @@ describe('SkillSearch on the real corpus', () => {
     assert.ok(suggested.recallAt1 >= top3.recallAt1, `suggest ${suggested.recallAt1}, search ${top3.recallAt1}`);
   });
 });
+
+describe('SkillSearch.build (in slices) and reconcile', () => {
+  it('builds in slices, pausing between them, and ranks exactly as one synchronous build', async () => {
+    let pauses = 0;
+    const built = await SkillSearch.build(records, { sliceMs: 0, pause: async () => void pauses++ });
+    // A zero slice adds one record per slice: a pause between each two.
+    assert.equal(pauses, records.length - 1);
+    const direct = new SkillSearch(records);
+    for (const query of ['docker compose', 'deploying', 'postgres', 'webp thumbnails', 'what went into this version?']) {
+      assert.deepEqual(
+        built.search(query).map((hit) => [hit.record.file, hit.score]),
+        direct.search(query).map((hit) => [hit.record.file, hit.score]),
+        query,
+      );
+    }
+  });
+
+  it('lets the event loop turn between slices by default (a timer fires before the build ends)', async () => {
+    const many = Array.from({ length: 3_000 }, (_, i) => skill(`generated-skill-${i}`, `Generated skill number ${i} about topic ${i % 37} and task ${i % 11}.`));
+    let timerFired = false;
+    const timer = setTimeout(() => (timerFired = true), 0);
+    let finishedAfterTimer = false;
+    await SkillSearch.build(many, { sliceMs: 1 }).then(() => (finishedAfterTimer = timerFired));
+    clearTimeout(timer);
+    assert.ok(finishedAfterTimer, 'a 0 ms timer should have fired while 3,000 records were indexed in 1 ms slices');
+  });
+
+  it('stops when its signal is aborted, with a message', async () => {
+    const controller = new AbortController();
+    await assert.rejects(
+      SkillSearch.build(records, { sliceMs: 0, signal: controller.signal, pause: async () => controller.abort() }),
+      /cancelled/,
+    );
+  });
+
+  it('reconcile applies the changes that arrived during a build: edited, removed and new skills', async () => {
+    const search = await SkillSearch.build(records);
+    const edited = skill('docker-compose', 'Orchestrate containers with podman pods instead.');
+    const added = skill('terraform-plan', 'Plan and apply terraform infrastructure changes.');
+    const now = [edited, ...records.filter((r) => r.name !== 'docker-compose' && r.name !== 'nextjs'), added];
+    assert.equal(search.reconcile(now), 3);
+    assert.equal(search.size, records.length);
+    assert.equal(names(search.search('podman'))[0], 'docker-compose');
+    assert.deepEqual(names(search.search('Next framework routing')), []);
+    assert.equal(names(search.search('terraform'))[0], 'terraform-plan');
+    // Nothing left to do the second time.
+    assert.equal(search.reconcile(now), 0);
+  });
+});
