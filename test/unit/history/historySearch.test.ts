@@ -20,6 +20,8 @@ describe('searchHistory (the History tab search)', function () {
     await fixture.session('s-docs', [['Write a README for the CLI', 'Done: README.md explains install and the memory flag.']]);
     await fixture.session('s-cafe', [['Rename the Café module', 'Renamed café.ts to cafe-service.ts']]);
     index = fixture.newIndex();
+    // These cases are about a loaded index; searches during the first catch-up are partial (sessionIndex.test.ts).
+    await index.ready();
   });
   after(() => fixture.cleanup());
 
@@ -99,7 +101,9 @@ describe('searchHistory (the History tab search)', function () {
     const many = new SessionFixture();
     try {
       for (let i = 0; i < HISTORY_SEARCH_SESSIONS + 5; i++) await many.session(`s${i}`, [[`question ${i} about flakiness`, 'an answer']]);
-      const results = await searchHistory(many.newIndex(), 'flakiness');
+      const loaded = many.newIndex();
+      await loaded.ready();
+      const results = await searchHistory(loaded, 'flakiness');
       assert.equal(results.sessions.length, HISTORY_SEARCH_SESSIONS);
     } finally {
       many.cleanup();
