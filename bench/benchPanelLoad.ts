@@ -28,7 +28,8 @@ import type { SessionRecord } from '../src/core/sessions/sessionRecords';
 import { browserSkills } from '../src/core/skills/catalog/skillListItems';
 import { SkillIndex } from '../src/core/skills/index/skillIndex';
 import { browserSearch } from '../src/core/skills/search/browserSearch';
-import { SkillSearch } from '../src/core/skills/search/skillSearch';
+import { buildSkillSearch } from '../src/core/skills/search/skillSearchBuild';
+import type { SkillSearch } from '../src/core/skills/search/skillSearch';
 import { seededRandom, skillTree } from './generateSkillTree';
 
 export const PANEL_ROUND_TRIP_TARGET_MS = 100;
@@ -177,7 +178,7 @@ export async function measurePanelLoad(options: PanelLoadOptions): Promise<strin
     const skillsReady = skillIndex.load().then(async () => {
       // As skillService does once the index is ready: the search built in slices (searchReady).
       const t = performance.now();
-      search = await SkillSearch.build(skillIndex.active());
+      search = await buildSkillSearch(skillIndex.active());
       searchBuildMs = performance.now() - t;
       skillsMs = performance.now() - started;
     });

@@ -10,6 +10,7 @@ import { configuredRoots } from '../../core/skills/index/configuredRoots';
 import type { CatalogResult } from '../../core/skills/catalog/skillCatalog';
 import { buildCatalog } from '../../core/skills/catalog/skillCatalog';
 import { SkillIndex } from '../../core/skills/index/skillIndex';
+import { buildSkillSearch } from '../../core/skills/search/skillSearchBuild';
 import { SkillSearch } from '../../core/skills/search/skillSearch';
 import type { SkillRecord } from '../../core/skills/model/skillTypes';
 import { SkillUsage } from '../../core/skills/index/skillUsage';
@@ -177,7 +178,7 @@ export class SkillService implements vscode.Disposable {
   private async buildSearch(): Promise<void> {
     const generation = this.searchGeneration;
     try {
-      const search = await SkillSearch.build(this.index.active());
+      const search = await buildSkillSearch(this.index.active());
       // A rescan or new roots meanwhile make this build stale; the next searchReady builds again.
       if (generation !== this.searchGeneration || this.searchIndex) return;
       // Skills that changed while it was built.

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { corpusDir, evaluateRetrieval, loadCorpusRecords, readRetrievalQueries } from '../../../bench/benchRetrieval';
 import { queryTerms, searchTerms } from '../../../src/core/skills/search/searchText';
+import { buildSkillSearch } from '../../../src/core/skills/search/skillSearchBuild';
 import { SkillSearch } from '../../../src/core/skills/search/skillSearch';
 import { synonymExpansions } from '../../../src/core/skills/search/synonyms';
 import type { SkillRecord } from '../../../src/core/skills/model/skillTypes';
@@ -393,10 +394,10 @@ describe('SkillSearch on the real corpus', () => {
   });
 });
 
-describe('SkillSearch.build (in slices) and reconcile', () => {
+describe('buildSkillSearch (in slices) and reconcile', () => {
   it('builds in slices, pausing between them, and ranks exactly as one synchronous build', async () => {
     let pauses = 0;
-    const built = await SkillSearch.build(records, { sliceMs: 0, pause: async () => void pauses++ });
+    const built = await buildSkillSearch(records, { sliceMs: 0, pause: async () => void pauses++ });
     // A zero slice adds one record per slice: a pause between each two.
     assert.equal(pauses, records.length - 1);
     const direct = new SkillSearch(records);
@@ -414,7 +415,7 @@ describe('SkillSearch.build (in slices) and reconcile', () => {
     let timerFired = false;
     const timer = setTimeout(() => (timerFired = true), 0);
     let finishedAfterTimer = false;
-    await SkillSearch.build(many, { sliceMs: 1 }).then(() => (finishedAfterTimer = timerFired));
+    await buildSkillSearch(many, { sliceMs: 1 }).then(() => (finishedAfterTimer = timerFired));
     clearTimeout(timer);
     assert.ok(finishedAfterTimer, 'a 0 ms timer should have fired while 3,000 records were indexed in 1 ms slices');
   });
@@ -422,13 +423,13 @@ describe('SkillSearch.build (in slices) and reconcile', () => {
   it('stops when its signal is aborted, with a message', async () => {
     const controller = new AbortController();
     await assert.rejects(
-      SkillSearch.build(records, { sliceMs: 0, signal: controller.signal, pause: async () => controller.abort() }),
+      buildSkillSearch(records, { sliceMs: 0, signal: controller.signal, pause: async () => controller.abort() }),
       /cancelled/,
     );
   });
 
   it('reconcile applies the changes that arrived during a build: edited, removed and new skills', async () => {
-    const search = await SkillSearch.build(records);
+    const search = await buildSkillSearch(records);
     const edited = skill('docker-compose', 'Orchestrate containers with podman pods instead.');
     const added = skill('terraform-plan', 'Plan and apply terraform infrastructure changes.');
     const now = [edited, ...records.filter((r) => r.name !== 'docker-compose' && r.name !== 'nextjs'), added];

@@ -39,18 +39,6 @@ export interface SkillSearchOptions {
   readonly filter?: (record: SkillRecord) => boolean;
 }
 
-export interface SkillSearchBuildOptions {
-  readonly synonyms?: boolean;
-  /** Work per slice before pausing; default 8 ms. */
-  readonly sliceMs?: number;
-  /** How to pause between slices; default the next turn of the event loop (after pending I/O). */
-  readonly pause?: () => Promise<void>;
-  readonly signal?: AbortSignal;
-}
-
-const DEFAULT_SLICE_MS = 8;
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export interface SuggestOptions extends SkillSearchOptions {
   /** Least score for a suggestion (same scale as `search`); default 2. Below it a hit is noise. */
   readonly minScore?: number;
@@ -289,31 +277,6 @@ export class SkillSearch {
     const docs = [...unique.values()].map(indexedSkill);
     this.index.addAll(docs);
     for (const doc of docs) this.keep(unique.get(doc.file) as SkillRecord, doc);
-  }
-
-  /**
-   * Builds a search over `records` in slices of about `sliceMs` of work, pausing between them, so
-   * the event loop that also answers the panel never waits long: 10,000 skills take about two
-   * seconds to index, which in one call would stall the extension host for as long.
-   */
-  static async build(records: readonly SkillRecord[], options: SkillSearchBuildOptions = {}): Promise<SkillSearch> {
-    const search = new SkillSearch([], options);
-    const unique = new Map<string, SkillRecord>();
-    for (const record of records) unique.set(record.file, record);
-    const list = [...unique.values()];
-    const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
-    const pause = options.pause ?? nextTurn;
-    let i = 0;
-    while (i < list.length) {
-      if (options.signal?.aborted) throw new Error('building the skill search was cancelled');
-      const until = performance.now() + sliceMs;
-      do {
-        search.upsert(list[i] as SkillRecord);
-        i++;
-      } while (i < list.length && performance.now() < until);
-      if (i < list.length) await pause();
-    }
-    return search;
   }
 
   /**
