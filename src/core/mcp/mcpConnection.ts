@@ -13,7 +13,7 @@ import { describeError } from '../base/logger';
 import type { McpOpenClient } from './mcpConnect';
 import { McpConnectError, openMcpClient } from './mcpConnect';
 import type { McpCallResult } from './mcpResult';
-import { mcpCallResult, mcpFailedCall } from './mcpResult';
+import { mcpCallResult, mcpFailedCall, safeJson } from './mcpResult';
 import type { McpServerConfig } from './mcpServerConfig';
 import type { McpToolInfo } from './mcpToolList';
 import { listMcpTools } from './mcpToolList';
@@ -326,14 +326,4 @@ async function closeQuietly(open: McpOpenClient): Promise<void> {
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    // JSON.stringify gives undefined for undefined and functions, whatever its type says.
-    const json = JSON.stringify(value) as string | undefined;
-    return json ?? String(value);
-  } catch {
-    return String(value);
-  }
 }

@@ -165,7 +165,8 @@ function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function safeJson(value: unknown): string {
+/** JSON of any value, or its String() when it has none (undefined, a function, a cycle). */
+export function safeJson(value: unknown): string {
   try {
     // JSON.stringify gives undefined for undefined and functions, whatever its type says.
     const json = JSON.stringify(value) as string | undefined;
